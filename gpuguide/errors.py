@@ -1,0 +1,74 @@
+"""Problems found in the editors' input, reported all at once with a place and a fix."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong in an input file, printed as ``path:line:column: error: message (hint)``."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    hint: str | None = None
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        text = f"{self.path}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        return f"{text} ({self.hint})" if self.hint else text
+
+
+class BuildFailed(Exception):
+    """Raised at the end of a stage when it found errors; carries every problem of the run."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        self.problems = sorted(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class Problems:
+    """Collects problems across a stage so the editor sees all of them in one run."""
+
+    root: Path = field(default_factory=Path.cwd)
+    items: list[Problem] = field(default_factory=list)
+
+    def _rel(self, path: Path | str) -> str:
+        path = Path(path)
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def error(self, path: Path | str, line: int, column: int, message: str, hint: str | None = None) -> None:
+        self.items.append(Problem(self._rel(path), line, column, message, hint, "error"))
+
+    def warning(self, path: Path | str, line: int, column: int, message: str, hint: str | None = None) -> None:
+        self.items.append(Problem(self._rel(path), line, column, message, hint, "warning"))
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "warning"]
+
+    def raise_if_errors(self, strict: bool = False) -> None:
+        failing = self.items if strict else self.errors
+        if failing:
+            raise BuildFailed(failing)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """A hint naming the closest valid choice, for typos such as ``titel``."""
+    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None

@@ -1,0 +1,63 @@
+"""Locale formatting of figures over Babel. Pure functions of (value, locale); memoised per locale.
+
+Babel gives CLDR's spacing: French groups digits and separates units with U+202F and puts U+00A0
+before currency symbols and compact suffixes. We keep what CLDR gives.
+Words that are not CLDR data ("from", "not published") are UI strings, passed in by the caller.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from babel.numbers import format_compact_decimal, format_currency, format_decimal, format_percent
+from babel.units import format_compound_unit, format_unit
+
+NBSP = "\u00a0"
+NNBSP = "\u202f"
+
+
+@lru_cache(maxsize=4096)
+def memory_gb(value: float, locale: str) -> str:
+    """``288 Go`` / ``288 GB``."""
+    return format_unit(value, "digital-gigabyte", length="short", locale=locale)
+
+
+@lru_cache(maxsize=4096)
+def bandwidth_gbs(value: float, locale: str) -> str:
+    """``6 000 Go/s`` / ``6,000 GB/s``."""
+    return format_compound_unit(value, "gigabyte", denominator_unit="second", length="short", locale=locale)
+
+
+@lru_cache(maxsize=4096)
+def tflops(value: float, locale: str) -> str:
+    """``1 307 TFLOPS`` / ``1,307 TFLOPS`` (TFLOPS is not a CLDR unit; it is the same in both languages)."""
+    return f"{format_decimal(value, locale=locale)}{_unit_space(locale)}TFLOPS"
+
+
+@lru_cache(maxsize=16)
+def _unit_space(locale: str) -> str:
+    """The space CLDR puts between a number and a unit in this locale (fr: U+202F, en: U+0020)."""
+    return format_unit(1, "digital-gigabyte", length="short", locale=locale)[1]
+
+
+@lru_cache(maxsize=4096)
+def approx_params(value: int, locale: str) -> str:
+    """A parameter count already rounded by ``sizing``: ``≈ 10 Md`` / ``≈ 10B``, ``≈ 760 M``.
+
+    Zero means "below one million" (see ``sizing.round_down_readable``): ``< 1 M`` / ``< 1M``.
+    """
+    if value <= 0:
+        return f"<{NBSP}{format_compact_decimal(10**6, locale=locale)}"
+    return f"≈{NBSP}{format_compact_decimal(value, locale=locale, fraction_digits=1)}"
+
+
+@lru_cache(maxsize=4096)
+def usd(value: float, locale: str) -> str:
+    """``8,99 $US`` / ``$8.99``."""
+    return format_currency(value, "USD", locale=locale)
+
+
+@lru_cache(maxsize=256)
+def percent(value: float, locale: str) -> str:
+    """``80 %`` / ``80%``."""
+    return format_percent(value, locale=locale)

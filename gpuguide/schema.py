@@ -1,0 +1,99 @@
+"""Validation of parsed YAML against pydantic models, with errors pointing at the file and line.
+
+Models are strict (``"80 Go"`` is not a number, ``"80"`` is not either) and forbid unknown keys, so a
+typo never passes silently. Each pydantic error is turned into a ``Problem`` at the position the
+YAML loader recorded for the offending value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pydantic
+from pydantic import BaseModel, ConfigDict
+
+from .errors import Problems, did_you_mean
+from .sources import YamlDocument
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class Strict(BaseModel):
+    """Base for every record an editor writes."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _field_name(loc: tuple[Any, ...]) -> str:
+    names = [str(part) for part in loc if not isinstance(part, int)]
+    return names[-1] if names else "value"
+
+
+def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The model that owns the last key of ``loc`` (to suggest its field names)."""
+    current: Any = model
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return None
+        info = current.model_fields.get(str(part))
+        if info is None:
+            return None
+        current = info.annotation
+        # unwrap list[X], X | None, dict[str, X]
+        for _ in range(3):
+            args = getattr(current, "__args__", None)
+            if not args:
+                break
+            candidates = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+            current = candidates[0] if candidates else args[-1]
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def validate(model: type[Model], document: YamlDocument, path: Path, problems: Problems,
+             base: tuple[str | int, ...] = ()) -> Model | None:
+    """Validate ``document.value`` (or the part at ``base``) as ``model``; report every error."""
+    data = document.value
+    for part in base:
+        data = data[part]
+    try:
+        return model.model_validate(data)
+    except pydantic.ValidationError as exc:
+        for error in exc.errors():
+            loc = tuple(part for part in error["loc"] if not (isinstance(part, str) and "[" in part))
+            pos = document.position(base + loc)
+            field = _field_name(loc)
+            kind = error["type"]
+            if kind == "extra_forbidden":
+                owner = _model_at(model, loc)
+                hint = did_you_mean(field, owner.model_fields) if owner else None
+                allowed = ", ".join(sorted(owner.model_fields)) if owner else ""
+                problems.error(path, pos.line, pos.column, f"unknown field `{field}`",
+                               hint or (f"allowed fields: {allowed}" if allowed else None))
+            elif kind == "missing":
+                problems.error(path, pos.line, pos.column, f"missing required field `{field}`",
+                               f"add `{field}: …`")
+            else:
+                got = error.get("input")
+                problems.error(path, pos.line, pos.column,
+                               f"`{field}`: {error['msg'][0].lower() + error['msg'][1:]}, got {_describe(got)}",
+                               _type_hint(model, loc, kind))
+        return None
+
+
+def _type_hint(model: type[BaseModel], loc: tuple[Any, ...], kind: str) -> str | None:
+    owner = _model_at(model, loc)
+    field = _field_name(loc)
+    info = owner.model_fields.get(field) if owner else None
+    if info is not None and info.description:
+        return info.description
+    if kind.startswith(("int", "float")):
+        return "write a plain number, without unit or quotes"
+    return None

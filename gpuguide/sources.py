@@ -1,0 +1,163 @@
+"""Reading editors' files: UTF-8 text, YAML that remembers where each value came from, front matter.
+
+PyYAML's composer gives every node a start mark; we build plain Python values from the node tree
+and keep a map from each value's path (``("gpus", 3, "memory_gb")``) to its line and column, so
+that schema errors found later can point at the exact line. Duplicate keys, which PyYAML accepts
+silently, are reported here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Problems
+
+PathKey = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Position:
+    line: int  # 1-based
+    column: int  # 1-based
+
+
+@dataclass
+class YamlDocument:
+    """A parsed YAML document and where each of its values starts."""
+
+    value: Any
+    positions: dict[PathKey, Position]
+    line_offset: int = 0  # lines before the YAML starts (front matter: the opening ``---``)
+
+    def position(self, path: PathKey) -> Position:
+        """The position of ``path``, or of its nearest ancestor that has one."""
+        while path not in self.positions and path:
+            path = path[:-1]
+        pos = self.positions.get(path, Position(1, 1))
+        return Position(pos.line + self.line_offset, pos.column)
+
+
+def read_text(path: Path, problems: Problems) -> str | None:
+    """The file's text, or None after reporting why it cannot be used (not UTF-8, empty)."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        problems.error(path, line, column, f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+                       "save it as UTF-8 in your editor")
+        return None
+    if not text.strip():
+        problems.error(path, 1, 1, "the file is empty", "add content or delete the file")
+        return None
+    return text.removeprefix("\ufeff")
+
+
+class _PositionLoader(yaml.SafeLoader):
+    """SafeLoader used only for its composer and scalar constructor."""
+
+
+def parse_yaml(text: str, path: Path, problems: Problems, line_offset: int = 0) -> YamlDocument | None:
+    """Parse one YAML document; report syntax errors and duplicate keys with their line."""
+    loader = _PositionLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return YamlDocument(None, {}, line_offset)
+        positions: dict[PathKey, Position] = {}
+        before = len(problems.items)
+        value = _build(loader, node, (), positions, path, problems, line_offset)
+        if len(problems.items) > before:
+            return None
+        return YamlDocument(value, positions, line_offset)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 + line_offset if mark else 1 + line_offset
+        column = mark.column + 1 if mark else 1
+        message = exc.problem or "invalid YAML"
+        hint = _yaml_hint(message, text, mark)
+        problems.error(path, line, column, f"invalid YAML: {message}", hint)
+        return None
+    except yaml.YAMLError as exc:  # errors without a position
+        problems.error(path, 1 + line_offset, 1, f"invalid YAML: {exc}")
+        return None
+    finally:
+        loader.dispose()
+
+
+def _yaml_hint(message: str, text: str, mark: Any) -> str:
+    if "\t" in message or "tab" in message:
+        return "indent with spaces, not tabs"
+    if mark is not None:
+        lines = text.splitlines()
+        if 0 <= mark.line < len(lines) and "\t" in lines[mark.line]:
+            return "indent with spaces, not tabs"
+    if "quoted scalar" in message or "end of stream" in message:
+        return "close the quote that opens on this value"
+    return "check the indentation and that each `key: value` pair is on its own line"
+
+
+def _build(loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, positions: dict[PathKey, Position],
+           source: Path, problems: Problems, line_offset: int) -> Any:
+    positions[path] = Position(node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        loader.flatten_mapping(node)
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, (str, int)):
+                problems.error(source, key_node.start_mark.line + 1 + line_offset, key_node.start_mark.column + 1,
+                               "a key must be a plain word", "write `name: value`")
+                continue
+            key = str(key)
+            if key in result:
+                problems.error(source, key_node.start_mark.line + 1 + line_offset, key_node.start_mark.column + 1,
+                               f"duplicated key `{key}`",
+                               f"it is already set on line {positions[path + (key,)].line + line_offset}; keep one")
+                continue
+            result[key] = _build(loader, value_node, path + (key,), positions, source, problems, line_offset)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(loader, item, path + (i,), positions, source, problems, line_offset)
+                for i, item in enumerate(node.value)]
+    return loader.construct_object(node, deep=True)
+
+
+@dataclass
+class FrontMatterFile:
+    """A Markdown file split into its YAML front matter and its body."""
+
+    front_matter: YamlDocument
+    body: str
+    body_line: int  # 1-based line where the body starts
+
+
+def split_front_matter(text: str, path: Path, problems: Problems) -> FrontMatterFile | None:
+    """Split ``---``-delimited YAML front matter from the Markdown body."""
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].strip() != "---":
+        problems.error(path, 1, 1, "the page has no front matter",
+                       "start the file with a line `---`, the page's fields (title, description, …), then `---`")
+        return None
+    for index in range(1, len(lines)):
+        if lines[index].strip() == "---":
+            break
+    else:
+        problems.error(path, 1, 1, "the front matter is not closed", "add a line `---` after the page's fields")
+        return None
+    yaml_text = "".join(lines[1:index])
+    if not yaml_text.strip():
+        problems.error(path, 1, 1, "the front matter is empty", "add the page's fields (title, description, …)")
+        return None
+    document = parse_yaml(yaml_text, path, problems, line_offset=1)
+    if document is None:
+        return None
+    if not isinstance(document.value, dict):
+        problems.error(path, 2, 1, "the front matter must be a list of `key: value` fields")
+        return None
+    return FrontMatterFile(document, "".join(lines[index + 1:]), index + 2)
