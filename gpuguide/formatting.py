@@ -30,8 +30,13 @@ def bandwidth_gbs(value: float, locale: str) -> str:
 
 @lru_cache(maxsize=4096)
 def tflops(value: float, locale: str) -> str:
-    """``1 307 TFLOPS`` / ``1,307 TFLOPS`` (TFLOPS is not a CLDR unit; it is the same in both languages)."""
-    return f"{format_decimal(value, locale=locale)}{_unit_space(locale)}TFLOPS"
+    """``1 307 TFLOPS`` / ``1,307 TFLOPS`` (TFLOPS is not a CLDR unit; it is the same in both languages).
+
+    Three significant figures are plenty for a throughput: whole TFLOPS from 100 up (AMD's
+    1,307.4 prints as 1,307), one decimal from 10, two below.
+    """
+    pattern = "#,##0" if value >= 100 else "#,##0.#" if value >= 10 else "#,##0.##"
+    return f"{format_decimal(value, format=pattern, locale=locale)}{_unit_space(locale)}TFLOPS"
 
 
 @lru_cache(maxsize=16)

@@ -1,0 +1,72 @@
+"""Checks on the rendered site before it is published: every internal link and anchor resolves.
+
+The HTML is parsed with the standard library's HTML parser, not matched with regular expressions.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from .errors import Problems
+
+
+class _LinkCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.links: list[tuple[str, int]] = []  # (href, line in the HTML)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(values["id"] or "")
+        if tag == "a" and values.get("name"):
+            self.ids.add(values["name"] or "")
+        if tag in ("a", "link") and values.get("href"):
+            self.links.append((values["href"] or "", self.getpos()[0]))
+        if tag in ("img", "script") and values.get("src"):
+            self.links.append((values["src"] or "", self.getpos()[0]))
+
+
+@dataclass
+class ParsedPage:
+    ids: set[str] = field(default_factory=set)
+    links: list[tuple[str, int]] = field(default_factory=list)
+
+
+def parse_page(html: str) -> ParsedPage:
+    collector = _LinkCollector()
+    collector.feed(html)
+    collector.close()
+    return ParsedPage(collector.ids, collector.links)
+
+
+def check_links(pages: dict[str, str], files: set[str], sources: dict[str, Path], problems: Problems) -> None:
+    """Report every internal link or anchor that points to nothing in the output.
+
+    ``pages`` maps each output path (``fr/entrainement-llm/index.html``) to its HTML, ``files``
+    holds every other output file, ``sources`` maps output paths to the Markdown they came from.
+    """
+    parsed = {path: parse_page(html) for path, html in pages.items()}
+    for path, page in sorted(parsed.items()):
+        for href, html_line in page.links:
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or href.startswith("mailto:"):
+                continue  # external: not ours to check at build time
+            target = path if not parts.path else posixpath.normpath(
+                posixpath.join(posixpath.dirname(path), unquote(parts.path)))
+            if parts.path.endswith("/") or parts.path in ("", "."):
+                target = posixpath.join(target, "index.html") if parts.path else target
+            source = sources.get(path, Path(path))
+            if target.startswith("..") or (target not in parsed and target not in files):
+                problems.error(source, 1, 1, f"link to a page that does not exist: `{href}`",
+                               "link to a published page (drafts and missing translations are not built)")
+                continue
+            fragment = unquote(parts.fragment)
+            if fragment and target in parsed and fragment not in parsed[target].ids:
+                problems.error(source, 1, 1, f"link to a missing anchor: `{href}`",
+                               "check the heading's id in the target page")

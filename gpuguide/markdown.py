@@ -1,0 +1,166 @@
+"""Markdown to HTML with markdown-it-py, through its extension points.
+
+- CommonMark with tables enabled and raw HTML off: an editor's ``<script>`` is shown as text.
+- ``::: faq`` … ``:::`` holds the FAQ: each heading inside is a question, what follows it the answer.
+  The FAQ is returned as data, so the template renders it as an accordion and as JSON-LD.
+- ``{{ name key=value }}`` shortcodes print figures computed by the sizing library (``shortcodes``).
+- Headings get stable ASCII ids (for anchors); tables are wrapped in a focusable scroll region;
+  external links get ``rel="noopener"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.anchors import anchors_plugin
+from mdit_py_plugins.container import container_plugin
+from slugify import slugify
+
+from .errors import Problems
+from .shortcodes import shortcodes_plugin
+
+
+def heading_id(text: str) -> str:
+    """``Ce qui compte : entraînement de LLM`` → ``ce-qui-compte-entrainement-de-llm``."""
+    return slugify(text) or "section"
+
+
+def _wrap_table_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
+    label = env.get("table_label", "")
+    env["table_count"] = env.get("table_count", 0) + 1
+    return (f'<div class="table-scroll" role="region" tabindex="0" aria-label="{_attr(label)}">\n'
+            + self.renderToken(tokens, idx, options, env))
+
+
+def _wrap_table_close(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
+    return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
+
+def _link_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
+    token = tokens[idx]
+    href = str(token.attrGet("href") or "")
+    if href.startswith(("http://", "https://", "//")):
+        token.attrSet("rel", "noopener")
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _attr(text: str) -> str:
+    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+@lru_cache(maxsize=1)
+def markdown_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    md.use(container_plugin, "faq")
+    md.use(shortcodes_plugin)
+    md.use(anchors_plugin, min_level=2, max_level=4, slug_func=heading_id)
+    md.add_render_rule("table_open", _wrap_table_open)
+    md.add_render_rule("table_close", _wrap_table_close)
+    md.add_render_rule("link_open", _link_open)
+    return md
+
+
+@dataclass
+class FaqItem:
+    question: str  # plain text
+    answer_html: str
+    answer_text: str  # plain text, for JSON-LD
+
+
+@dataclass
+class RenderedBody:
+    intro_html: str
+    main_html: str
+    faq: list[FaqItem] = field(default_factory=list)
+
+
+def _plain_text(tokens: list[Token]) -> str:
+    parts: list[str] = []
+    for token in tokens:
+        if token.type == "inline":
+            parts.append("".join(child.content for child in token.children or []
+                                 if child.type in ("text", "code_inline", "softbreak")
+                                 ).replace("\n", " "))
+    return " ".join(part for part in parts if part)
+
+
+def render_body(body: str, source: Path, body_line: int, problems: Problems, env: dict) -> RenderedBody:
+    """Split a page body into intro (before the first heading), main sections and FAQ, each rendered."""
+    md = markdown_parser()
+    env.update(source=source, line=body_line, problems=problems)
+    tokens = md.parse(body, env)
+    intro: list[Token] = []
+    main: list[Token] = []
+    faq_tokens: list[Token] = []
+    in_faq = False
+    faq_line = body_line
+    for token in tokens:
+        if token.type == "container_faq_open":
+            if in_faq or faq_tokens:
+                _error(problems, source, body_line, token, "a page can have only one `::: faq` block",
+                       "put every question in the same block")
+            in_faq = True
+            faq_line = body_line + (token.map[0] if token.map else 0)
+            continue
+        if token.type == "container_faq_close":
+            in_faq = False
+            continue
+        if in_faq:
+            faq_tokens.append(token)
+        elif main or (token.type == "heading_open"):
+            main.append(token)
+        else:
+            intro.append(token)
+    faq = _faq_items(faq_tokens, source, faq_line, body_line, problems, env)
+    render = md.renderer.render
+    return RenderedBody(render(intro, md.options, env), render(main, md.options, env), faq)
+
+
+def render_inline(text: str, source: Path, line: int, problems: Problems, env: dict) -> str:
+    """One line of Markdown from front matter (a table note), shortcodes included."""
+    env.update(source=source, line=line, problems=problems)
+    return markdown_parser().renderInline(text, env)
+
+
+def _faq_items(tokens: list[Token], source: Path, faq_line: int, body_line: int, problems: Problems,
+               env: dict) -> list[FaqItem]:
+    md = markdown_parser()
+    items: list[FaqItem] = []
+    question: str | None = None
+    answer: list[Token] = []
+
+    def flush() -> None:
+        if question is not None:
+            if not answer:
+                problems.error(source, faq_line, 1, f"the FAQ question “{question}” has no answer",
+                               "write the answer under the question's heading")
+            items.append(FaqItem(question, md.renderer.render(answer, md.options, env), _plain_text(answer)))
+
+    base_level = tokens[0].level if tokens else 0  # tokens nested in the container
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "heading_open" and token.level == base_level:
+            flush()
+            question = _plain_text([tokens[index + 1]])
+            answer = []
+            index += 3  # heading_open, inline, heading_close
+            continue
+        if question is None:
+            _error(problems, source, body_line, token, "FAQ text before the first question",
+                   "start each question with a heading line, e.g. `### How much memory do I need?`")
+            return items
+        answer.append(token)
+        index += 1
+    flush()
+    return items
+
+
+def _error(problems: Problems, source: Path, body_line: int, token: Token, message: str, hint: str) -> None:
+    line = body_line + (token.map[0] if token.map else 0)
+    problems.error(source, line, 1, message, hint)

@@ -1,0 +1,122 @@
+"""The build, top-down: load → validate → compute and render → check → publish.
+
+``load_site`` reads and validates everything and writes nothing (``build.py check`` stops there);
+``build_site`` renders every page into memory, checks the links, writes a staging folder and swaps
+it into ``site/`` only when all of that succeeded.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .content import Library, load_library
+from .checks import check_links
+from .datasets import Dataset, load_dataset
+from .errors import BuildFailed, Problem, Problems
+from .publish import discard, staging_dir, swap_into_place
+from .render import PageRenderer
+
+log = logging.getLogger("gpuguide")
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where a site's inputs and output live; every path derives from the project root."""
+
+    root: Path
+
+    @property
+    def content_dir(self) -> Path:
+        return self.root / "content"
+
+    @property
+    def data_dir(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def assets_dir(self) -> Path:
+        return self.root / "templates" / "assets"
+
+    @property
+    def site_dir(self) -> Path:
+        return self.root / "site"
+
+
+@dataclass
+class LoadedSite:
+    dataset: Dataset
+    library: Library
+    problems: Problems
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    pages_written: int
+    seconds: float
+    warnings: list[Problem]
+
+
+def load_site(project: Project, strict: bool = False) -> LoadedSite:
+    """Read and validate data and content; raise BuildFailed with every problem found."""
+    problems = Problems(project.root)
+    dataset = load_dataset(project.data_dir, problems)
+    if dataset is None:
+        raise BuildFailed(problems.items if strict else problems.errors)
+    library = load_library(project.content_dir, dataset, problems)
+    problems.raise_if_errors(strict)
+    return LoadedSite(dataset, library, problems)
+
+
+def render_site(project: Project, site: LoadedSite, strict: bool = False) -> dict[str, str]:
+    """Every published page's HTML by output path; raise BuildFailed if any page failed."""
+    renderer = PageRenderer(site.dataset, site.library, project.templates_dir, site.problems)
+    rendered: dict[str, str] = {}
+    for page in site.library.published:
+        html = renderer.render(page)
+        if html is not None:
+            rendered[str(page.output_path)] = html
+    site.problems.raise_if_errors(strict)
+    return rendered
+
+
+def build_site(project: Project, strict: bool = False) -> BuildResult:
+    """Build the whole site into ``site/``; on any error ``site/`` is left exactly as it was."""
+    started = time.perf_counter()
+    site = load_site(project, strict)
+    rendered = render_site(project, site, strict)
+    assets = _asset_files(project)
+    sources = {str(page.output_path): page.source for page in site.library.published}
+    check_links(rendered, set(assets), sources, site.problems)
+    site.problems.raise_if_errors(strict)
+
+    staging = staging_dir(project.site_dir)
+    try:
+        for relative, html in sorted(rendered.items()):
+            target = staging / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(html, encoding="utf-8")
+        for relative, source in sorted(assets.items()):
+            target = staging / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+        swap_into_place(staging, project.site_dir)
+    except BaseException:
+        discard(staging)
+        raise
+    return BuildResult(len(rendered), time.perf_counter() - started, site.problems.warnings)
+
+
+def _asset_files(project: Project) -> dict[str, Path]:
+    """Static files shipped with the templates, by output path (``assets/style.css``)."""
+    if not project.assets_dir.is_dir():
+        return {}
+    return {f"assets/{path.relative_to(project.assets_dir).as_posix()}": path
+            for path in sorted(project.assets_dir.rglob("*")) if path.is_file()}
