@@ -92,10 +92,16 @@ class Library:
         return sorted(pages, key=lambda p: order.index(p.meta.use_case) if p.meta.use_case in order else len(order))
 
 
-def load_library(content_dir: Path, dataset: Dataset, problems: Problems) -> Library:
-    """Read every Markdown file of every configured language; report every problem found."""
+def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems) -> Library:
+    """Read every Markdown file of every configured language; report every problem found.
+
+    Without a valid dataset (its errors are already reported) pages are still read and validated
+    on their own, so the editor sees every problem of the run at once.
+    """
     library = Library()
-    for lang in dataset.config.languages:
+    languages = (list(dataset.config.languages) if dataset is not None
+                 else sorted(p.name for p in content_dir.iterdir() if p.is_dir()) if content_dir.is_dir() else [])
+    for lang in languages:
         lang_dir = content_dir / lang
         if not lang_dir.is_dir():
             problems.error(lang_dir, 1, 1, f"no content folder for language `{lang}`",
@@ -105,7 +111,8 @@ def load_library(content_dir: Path, dataset: Dataset, problems: Problems) -> Lib
             page = _load_page(path, lang, problems)
             if page is not None:
                 library.pages.append(page)
-    _check_pages(library, dataset, problems)
+    if dataset is not None:
+        _check_pages(library, dataset, problems)
     return library
 
 
@@ -127,13 +134,21 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
     from .tables import COLUMNS  # the column registry belongs to the table stage
 
     seen_urls: dict[str, Page] = {}
+    seen_keys: dict[tuple[str, str], Page] = {}
     for page in library.pages:
         where = page.front_matter.position
+        key = (page.lang, page.meta.translation_key)
+        if key in seen_keys:
+            pos = where(("translation_key",))
+            problems.error(page.source, pos.line, pos.column,
+                           f"two `{page.lang}` pages have the translation key `{page.meta.translation_key}`",
+                           f"{problems.relative(seen_keys[key].source)} has it too; each page needs its own key")
+        seen_keys.setdefault(key, page)
         if not page.meta.draft:
             if page.url in seen_urls:
                 pos = where(("slug",))
                 problems.error(page.source, pos.line, pos.column, f"two pages have the URL {page.url}",
-                               f"{seen_urls[page.url].source.as_posix()} has it too; change one `slug`")
+                               f"{problems.relative(seen_urls[page.url].source)} has it too; change one `slug`")
             seen_urls.setdefault(page.url, page)
         meta = page.meta
         if meta.layout == "use_case":

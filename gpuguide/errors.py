@@ -41,7 +41,8 @@ class Problems:
     root: Path = field(default_factory=Path.cwd)
     items: list[Problem] = field(default_factory=list)
 
-    def _rel(self, path: Path | str) -> str:
+    def relative(self, path: Path | str) -> str:
+        """``path`` as the editor knows it: relative to the project root."""
         path = Path(path)
         try:
             return path.resolve().relative_to(self.root.resolve()).as_posix()
@@ -49,10 +50,10 @@ class Problems:
             return path.as_posix()
 
     def error(self, path: Path | str, line: int, column: int, message: str, hint: str | None = None) -> None:
-        self.items.append(Problem(self._rel(path), line, column, message, hint, "error"))
+        self.items.append(Problem(self.relative(path), line, column, message, hint, "error"))
 
     def warning(self, path: Path | str, line: int, column: int, message: str, hint: str | None = None) -> None:
-        self.items.append(Problem(self._rel(path), line, column, message, hint, "warning"))
+        self.items.append(Problem(self.relative(path), line, column, message, hint, "warning"))
 
     @property
     def errors(self) -> list[Problem]:

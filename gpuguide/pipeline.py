@@ -68,10 +68,9 @@ def load_site(project: Project, strict: bool = False) -> LoadedSite:
     """Read and validate data and content; raise BuildFailed with every problem found."""
     problems = Problems(project.root)
     dataset = load_dataset(project.data_dir, problems)
-    if dataset is None:
-        raise BuildFailed(problems.items if strict else problems.errors)
     library = load_library(project.content_dir, dataset, problems)
     problems.raise_if_errors(strict)
+    assert dataset is not None  # load_dataset returns None only after reporting an error
     return LoadedSite(dataset, library, problems)
 
 

@@ -77,9 +77,12 @@ def parse_yaml(text: str, path: Path, problems: Problems, line_offset: int = 0) 
         return YamlDocument(value, positions, line_offset)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        message = exc.problem or "invalid YAML"
+        if exc.context and "quoted scalar" in exc.context and exc.context_mark:
+            # The scanner fails at the end of the file; the editor's mistake is where the quote opens.
+            mark, message = exc.context_mark, "a quote opens here and is never closed"
         line = mark.line + 1 + line_offset if mark else 1 + line_offset
         column = mark.column + 1 if mark else 1
-        message = exc.problem or "invalid YAML"
         hint = _yaml_hint(message, text, mark)
         problems.error(path, line, column, f"invalid YAML: {message}", hint)
         return None
@@ -97,7 +100,7 @@ def _yaml_hint(message: str, text: str, mark: Any) -> str:
         lines = text.splitlines()
         if 0 <= mark.line < len(lines) and "\t" in lines[mark.line]:
             return "indent with spaces, not tabs"
-    if "quoted scalar" in message or "end of stream" in message:
+    if "quote" in message or "end of stream" in message:
         return "close the quote that opens on this value"
     return "check the indentation and that each `key: value` pair is on its own line"
 
