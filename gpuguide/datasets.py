@@ -51,6 +51,7 @@ class Gpu(Strict):
     ray_tracing: bool | None = None  # ray-tracing hardware (RT cores / ray accelerators)
     launch_year: PositiveInt | None = None
     source: SourceUrl
+    sources: list[SourceUrl] = []  # further vendor documents (whitepapers, older datasheets) used
     notes: str | None = None  # where sources disagree, which figure was chosen and why
 
     @property
