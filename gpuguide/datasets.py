@@ -1,4 +1,4 @@
-"""The GPU dataset, the price snapshot and the site configuration, loaded from ``data/`` and validated.
+"""The GPU dataset, the models, the price snapshot and the site configuration, loaded from ``data/`` and validated.
 
 Units are in the field names. A figure the vendor does not publish is left out of the YAML and is
 ``None`` here: it is never guessed, and pages print "not published" for it.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Sequence, TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
@@ -51,6 +51,7 @@ class Gpu(Strict):
     ray_tracing: bool | None = None  # ray-tracing hardware (RT cores / ray accelerators)
     launch_year: PositiveInt | None = None
     source: SourceUrl
+    sources: list[SourceUrl] = []  # further vendor documents (whitepapers, older datasheets) used
     notes: str | None = None  # where sources disagree, which figure was chosen and why
 
     @property
@@ -60,6 +61,61 @@ class Gpu(Strict):
 
 class GpuFile(Strict):
     gpus: list[Gpu]
+
+
+class LlmModel(Strict):
+    """A large language model's architecture, as its model card or ``config.json`` gives it."""
+
+    id: Identifier
+    name: str
+    developer: str
+    parameters: PositiveInt  # total, exact where published (else as the card rounds it: see notes)
+    active_parameters: PositiveInt | None = None  # read per token, mixture-of-experts only
+    layers: PositiveInt
+    kv_heads: PositiveInt  # key/value heads (= attention heads without grouped-query attention)
+    head_dim: PositiveInt
+    # Multi-head latent attention (DeepSeek): elements cached per layer per token (one compressed
+    # latent shared by keys and values) instead of 2 × kv_heads × head_dim.
+    kv_compressed_dim: PositiveInt | None = None
+    max_context_tokens: PositiveInt
+    source: SourceUrl
+    notes: str | None = None
+
+    @model_validator(mode="after")
+    def _active_within_total(self) -> "LlmModel":
+        if self.active_parameters is not None and self.active_parameters > self.parameters:
+            raise ValueError("active_parameters is larger than parameters")
+        return self
+
+
+DiffusionPrecision = Literal["bf16", "fp8"]
+
+
+class DiffusionModel(Strict):
+    """An image or video generation model and the GPU memory its publisher documents for it."""
+
+    id: Identifier
+    name: str
+    developer: str
+    kind: Literal["image", "video"]
+    parameters: PositiveInt | None = None
+    # GPU memory the source documents, per weight precision ("bf16": any 16-bit float, BF16 or
+    # FP16). A precision the source gives no figure for is left out, never estimated.
+    memory_gb: dict[DiffusionPrecision, Positive] = {}
+    memory_includes: str | None = None  # what the documented figure covers (resolution, offloading…)
+    source: SourceUrl
+    notes: str | None = None
+
+    @model_validator(mode="after")
+    def _figures_are_explained(self) -> "DiffusionModel":
+        if self.memory_gb and not self.memory_includes:
+            raise ValueError("memory_gb needs memory_includes: say what the documented figure covers")
+        return self
+
+
+class ModelFile(Strict):
+    llm_models: list[LlmModel]
+    diffusion_models: list[DiffusionModel]
 
 
 class PriceFile(Strict):
@@ -114,11 +170,29 @@ class Dataset:
     prices: dict[str, Price]
     prices_as_of: dt.date
     use_cases: list[str]  # ids, in menu order
+    llm_models: dict[str, LlmModel]  # in file order
+    diffusion_models: dict[str, DiffusionModel]  # in file order
     strings: dict[str, dict[str, str]]  # language -> key -> text
     files: dict[str, Path]  # what each part was read from, for error messages
 
     def price(self, gpu_id: str) -> Price | None:
         return self.prices.get(gpu_id)
+
+
+Record = TypeVar("Record", Gpu, LlmModel, DiffusionModel)
+
+
+def _by_id(records: Sequence[Record], document: YamlDocument, key: str, path: Path, problems: Problems,
+           what: str) -> dict[str, Record]:
+    """Index ``records`` (the list at ``key`` in ``document``) by id, in file order; report duplicates."""
+    index: dict[str, Record] = {}
+    for position, record in enumerate(records):
+        if record.id in index:
+            pos = document.position((key, position, "id"))
+            problems.error(path, pos.line, pos.column, f"duplicate {what} id `{record.id}`",
+                           f"each {what} needs its own id")
+        index[record.id] = record
+    return index
 
 
 def _load(path: Path, problems: Problems) -> YamlDocument | None:
@@ -137,20 +211,14 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
         "gpus": data_dir / "gpus.yaml",
         "prices": data_dir / "prices.yaml",
         "use_cases": data_dir / "use_cases.yaml",
+        "models": data_dir / "models.yaml",
     }
     config_doc = _load(files["config"], problems)
     config = validate(SiteConfig, config_doc, files["config"], problems) if config_doc else None
 
     gpu_doc = _load(files["gpus"], problems)
     gpu_file = validate(GpuFile, gpu_doc, files["gpus"], problems) if gpu_doc else None
-    gpus: dict[str, Gpu] = {}
-    if gpu_file:
-        for index, gpu in enumerate(gpu_file.gpus):
-            if gpu.id in gpus:
-                pos = gpu_doc.position(("gpus", index, "id"))
-                problems.error(files["gpus"], pos.line, pos.column, f"duplicate GPU id `{gpu.id}`",
-                               "each GPU needs its own id")
-            gpus[gpu.id] = gpu
+    gpus = _by_id(gpu_file.gpus, gpu_doc, "gpus", files["gpus"], problems, "GPU") if gpu_file else {}
 
     price_doc = _load(files["prices"], problems)
     price_file = validate(PriceFile, price_doc, files["prices"], problems) if price_doc else None
@@ -166,6 +234,13 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
     use_case_doc = _load(files["use_cases"], problems)
     use_case_file = validate(UseCaseFile, use_case_doc, files["use_cases"], problems) if use_case_doc else None
 
+    model_doc = _load(files["models"], problems)
+    model_file = validate(ModelFile, model_doc, files["models"], problems) if model_doc else None
+    llm_models = (_by_id(model_file.llm_models, model_doc, "llm_models", files["models"], problems, "model")
+                  if model_file else {})
+    diffusion_models = (_by_id(model_file.diffusion_models, model_doc, "diffusion_models", files["models"],
+                               problems, "model") if model_file else {})
+
     strings: dict[str, dict[str, str]] = {}
     if config:
         for language in config.languages:
@@ -177,9 +252,11 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
                 strings[language] = dict(ui.strings)
         _check_ui_strings_complete(strings, files, problems)
 
-    if len(problems.errors) > before or not (config and gpu_file and price_file and use_case_file):
+    if len(problems.errors) > before or not (config and gpu_file and price_file and use_case_file and model_file):
         return None
-    return Dataset(config, gpus, prices, price_file.as_of, list(use_case_file.use_cases), strings, files)
+    return Dataset(config=config, gpus=gpus, prices=prices, prices_as_of=price_file.as_of,
+                   use_cases=list(use_case_file.use_cases), llm_models=llm_models,
+                   diffusion_models=diffusion_models, strings=strings, files=files)
 
 
 def _check_ui_strings_complete(strings: dict[str, dict[str, str]], files: dict[str, Path],
