@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 from gpuguide.pipeline import Project, build_site
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = ROOT / "tests" / "reference"  # copies of shared/seeds/
 CHROMIUM = "/usr/bin/chromium"
 
 
