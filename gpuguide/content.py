@@ -22,11 +22,19 @@ Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-
                             description="lower-case letters, digits and dashes, e.g. `entrainement-llm`")]
 
 
+class ModelColumn(Strict):
+    """A column about one model: ``{id: decode_upper_bound, model: llama-3-1-8b, precision: bf16}``."""
+
+    id: str
+    model: str
+    precision: str
+
+
 class TableSpec(Strict):
     """Which GPUs a page's comparison table shows, in which order, and which columns."""
 
     gpus: list[str] = Field(min_length=1)
-    columns: list[str] = Field(min_length=1)
+    columns: list[str | ModelColumn] = Field(min_length=1)
 
 
 class PageMeta(Strict):
@@ -131,8 +139,6 @@ def _load_page(path: Path, lang: str, problems: Problems) -> Page | None:
 
 def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None:
     """Cross-page rules: unique URLs, known GPUs and use cases, known columns, complete use cases."""
-    from .tables import COLUMNS  # the column registry belongs to the table stage
-
     seen_urls: dict[str, Page] = {}
     seen_keys: dict[tuple[str, str], Page] = {}
     for page in library.pages:
@@ -173,10 +179,7 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
                     problems.error(page.source, pos.line, pos.column, f"unknown GPU id `{gpu_id}`",
                                    did_you_mean(gpu_id, dataset.gpus) or "use an id from data/gpus.yaml")
             for index, column in enumerate(meta.table.columns):
-                if column not in COLUMNS:
-                    pos = where(("table", "columns", index))
-                    problems.error(page.source, pos.line, pos.column, f"unknown column `{column}`",
-                                   did_you_mean(column, COLUMNS) or f"use one of: {', '.join(COLUMNS)}")
+                _check_column(column, page, ("table", "columns", index), dataset, problems)
     for key, pages in library.translations.items():
         langs = sorted(pages)
         for lang in dataset.config.languages:
@@ -186,3 +189,30 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
                 problems.warning(page.source, pos.line, pos.column,
                                  f"no `{lang}` translation of this page (translation_key `{key}`)",
                                  f"add content/{lang}/… with `translation_key: {key}`")
+
+
+def _check_column(column: "str | ModelColumn", page: Page, path: tuple, dataset: Dataset,
+                  problems: Problems) -> None:
+    from .tables import COLUMNS, MODEL_COLUMNS
+
+    pos = page.front_matter.position(path)
+    if isinstance(column, str):
+        if column not in COLUMNS:
+            hint = did_you_mean(column, [*COLUMNS, *MODEL_COLUMNS])
+            problems.error(page.source, pos.line, pos.column, f"unknown column `{column}`",
+                           hint or f"use one of: {', '.join(COLUMNS)}")
+        return
+    if column.id not in MODEL_COLUMNS:
+        problems.error(page.source, pos.line, pos.column, f"unknown model column `{column.id}`",
+                       did_you_mean(column.id, MODEL_COLUMNS) or f"use one of: {', '.join(MODEL_COLUMNS)}")
+        return
+    _, dataset_name, precisions = MODEL_COLUMNS[column.id]
+    models = getattr(dataset, dataset_name)
+    if column.model not in models:
+        pos = page.front_matter.position(path + ("model",))
+        problems.error(page.source, pos.line, pos.column, f"unknown model `{column.model}`",
+                       did_you_mean(column.model, models) or "use an id from data/models.yaml")
+    if column.precision not in precisions:
+        pos = page.front_matter.position(path + ("precision",))
+        problems.error(page.source, pos.line, pos.column, f"unknown precision `{column.precision}`",
+                       f"use one of: {', '.join(precisions)}")

@@ -66,3 +66,21 @@ def usd(value: float, locale: str) -> str:
 def percent(value: float, locale: str) -> str:
     """``80 %`` / ``80%``."""
     return format_percent(value, locale=locale)
+
+
+@lru_cache(maxsize=4096)
+def watts(value: int, locale: str) -> str:
+    """``700 W``."""
+    return format_unit(value, "power-watt", length="short", locale=locale)
+
+
+@lru_cache(maxsize=4096)
+def whole_number(value: int, locale: str) -> str:
+    """``1 307`` / ``1,307``."""
+    return format_decimal(value, locale=locale)
+
+
+@lru_cache(maxsize=4096)
+def ratio(value: float, locale: str) -> str:
+    """A ratio quoted in prose or in a comparison, one decimal at most: ``3,2`` / ``3.2``."""
+    return format_decimal(value, format="#,##0.#", locale=locale)
