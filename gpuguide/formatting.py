@@ -84,3 +84,9 @@ def whole_number(value: int, locale: str) -> str:
 def ratio(value: float, locale: str) -> str:
     """A ratio quoted in prose or in a comparison, one decimal at most: ``3,2`` / ``3.2``."""
     return format_decimal(value, format="#,##0.#", locale=locale)
+
+
+@lru_cache(maxsize=4096)
+def billions(value: int, locale: str) -> str:
+    """A model's parameter count as its publisher names it: ``671 Md`` / ``671B``, ``1,8 Md`` / ``1.8B``."""
+    return format_compact_decimal(value, locale=locale, fraction_digits=1)

@@ -113,9 +113,10 @@ def _build(loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, positions: d
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
-            if not isinstance(key, (str, int)):
+            if isinstance(key, bool) or not isinstance(key, (str, int)):
                 problems.error(source, key_node.start_mark.line + 1 + line_offset, key_node.start_mark.column + 1,
-                               "a key must be a plain word", "write `name: value`")
+                               f"the key `{key_node.value}` is not a plain word",
+                               "YAML reads yes/no/on/off as true/false: put the key in quotes")
                 continue
             key = str(key)
             if key in result:

@@ -27,6 +27,7 @@ class Column:
     header: Header
     value: ValueOf  # raw value; None means not published (or not computable from what is published)
     format: Formatter
+    missing_key: str = "not_published"  # UI string shown when the value is None
 
 
 # --- formatters: (value, locale, ui) -> text -----------------------------------------------------
@@ -64,7 +65,7 @@ def _watts(v: Any, locale: str, ui: UiText) -> str:
 
 
 def _yes_no(v: Any, locale: str, ui: UiText) -> str:
-    return ui("yes") if v else ui("no")
+    return ui("answer_yes") if v else ui("answer_no")
 
 
 def _tier(v: Any, locale: str, ui: UiText) -> str:
@@ -89,8 +90,8 @@ def _interconnect_text(v: Any, locale: str, ui: UiText) -> str:
 
 # --- the registry -------------------------------------------------------------------------------
 
-def _simple(column_id: str, value: ValueOf, format: Formatter) -> Column:
-    return Column(column_id, lambda ui: ui(f"column_{column_id}"), value, format)
+def _simple(column_id: str, value: ValueOf, format: Formatter, missing_key: str = "not_published") -> Column:
+    return Column(column_id, lambda ui: ui(f"column_{column_id}"), value, format, missing_key)
 
 
 def _memory_gb(gpu: Gpu) -> float:
@@ -124,7 +125,7 @@ COLUMNS: dict[str, Column] = {column.id: column for column in (
                     precision, count), _params)
         for precision in ("bf16", "fp8", "int4") for count in (1, 8)
     ),
-    _simple("price", lambda g, p: p.usd_per_gpu_hour if p else None, _price_from),
+    _simple("price", lambda g, p: p.usd_per_gpu_hour if p else None, _price_from, missing_key="no_offer"),
 )}
 
 
@@ -173,12 +174,13 @@ class Cell:
     value: Any  # the raw value (None: not published)
 
     @property
-    def sort_value(self) -> float | None:
+    def sort_value(self) -> int | float | None:
         """A number to sort on (booleans as 0/1); None for text and for values not published."""
         if isinstance(self.value, bool):
-            return float(self.value)
+            return int(self.value)
         if isinstance(self.value, (int, float, Fraction)):
-            return float(self.value)
+            number = float(self.value)
+            return int(number) if number.is_integer() else round(number, 6)
         return None
 
 
@@ -206,7 +208,7 @@ def build_table(gpu_ids: list[str], column_refs: list[Any], dataset: Dataset, la
         cells = []
         for column in columns:
             value = column.value(gpu, price)
-            text = ui("not_published") if value is None else column.format(value, locale, ui)
+            text = ui(column.missing_key) if value is None else column.format(value, locale, ui)
             cells.append(Cell(text, value))
         rows.append(Row(gpu, tuple(cells)))
     return Table(tuple(column.header(ui) for column in columns), tuple(c.id for c in columns), tuple(rows))
