@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Annotated, Literal
+import itertools
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -18,8 +19,14 @@ from .errors import Problems, did_you_mean
 from .schema import Strict, validate
 from .sources import YamlDocument, read_text, split_front_matter
 
-Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-9]+)*)*$",
-                            description="lower-case letters, digits and dashes, e.g. `entrainement-llm`")]
+# A slug is a relative URL path: no `..`, no leading `/`, so no page can be written outside site/.
+# The empty slug is the language's home page.
+Slug = Annotated[str, Field(pattern=r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-9]+)*)*)?$",
+                            description="lower-case letters, digits, dashes and slashes, e.g. `entrainement-llm`")]
+
+#: Layouts whose one Markdown file generates a page per GPU, or per pair of GPUs, from the dataset.
+GENERATOR_LAYOUTS = ("gpu", "comparison")
+Layout = Literal["use_case", "guide", "home", "catalogue", "comparisons", "gpu", "comparison"]
 
 
 class ModelColumn(Strict):
@@ -44,7 +51,7 @@ class PageMeta(Strict):
     description: str = Field(min_length=1)
     slug: Slug
     translation_key: str = Field(min_length=1)
-    layout: Literal["use_case"]
+    layout: Layout
     use_case: str | None = None
     short_name: str | None = None  # how headings name the use case: "entraînement de LLM"
     summary: str | None = None  # one line, shown in "other use cases" lists
@@ -61,15 +68,21 @@ class Page:
     front_matter: YamlDocument
     body: str
     body_line: int  # line of the body's first line in the source file
+    record: Any = None  # generated pages: the GPU, or the pair of GPUs, the page is about
 
     @property
     def url(self) -> str:
-        """Site-absolute URL, always a directory: ``/fr/entrainement-llm/``."""
-        return f"/{self.lang}/{self.meta.slug}/"
+        """Site-absolute URL, always a directory: ``/fr/entrainement-llm/``, ``/fr/`` for the home page."""
+        return f"/{self.lang}/{self.meta.slug}/" if self.meta.slug else f"/{self.lang}/"
 
     @property
     def output_path(self) -> PurePosixPath:
-        return PurePosixPath(self.lang, *self.meta.slug.split("/"), "index.html")
+        return PurePosixPath(self.lang, *[part for part in self.meta.slug.split("/") if part], "index.html")
+
+    @property
+    def is_generator(self) -> bool:
+        """A pattern for generated pages; itself never published."""
+        return self.meta.layout in GENERATOR_LAYOUTS and self.record is None
 
 
 @dataclass
@@ -80,7 +93,15 @@ class Library:
 
     @property
     def published(self) -> list[Page]:
-        return [page for page in self.pages if not page.meta.draft]
+        return [page for page in self.pages if not page.meta.draft and not page.is_generator]
+
+    def by_layout(self, lang: str, layout: str) -> list[Page]:
+        return [page for page in self.published if page.lang == lang and page.meta.layout == layout]
+
+    def find(self, translation_key: str, lang: str) -> Page | None:
+        """The published page with this key in this language."""
+        page = self.translations.get(translation_key, {}).get(lang)
+        return page if page is not None and not page.meta.draft and not page.is_generator else None
 
     @property
     def translations(self) -> dict[str, dict[str, Page]]:
@@ -91,8 +112,7 @@ class Library:
 
     def translation(self, page: Page, lang: str) -> Page | None:
         """The published page in ``lang`` with the same translation key, if there is one."""
-        other = self.translations.get(page.meta.translation_key, {}).get(lang)
-        return other if other is not None and not other.meta.draft else None
+        return self.find(page.meta.translation_key, lang)
 
     def use_case_pages(self, lang: str, order: list[str]) -> list[Page]:
         """Use-case pages of one language (drafts included), in the dataset's order."""
@@ -120,6 +140,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems)
             if page is not None:
                 library.pages.append(page)
     if dataset is not None:
+        library.pages.extend(_generated_pages(library, dataset, problems))
         _check_pages(library, dataset, problems)
     return library
 
@@ -137,6 +158,53 @@ def _load_page(path: Path, lang: str, problems: Problems) -> Page | None:
     return Page(path, lang, meta, parts.front_matter, parts.body, parts.body_line)
 
 
+def gpu_pairs(gpu_ids: list[str]) -> list[tuple[str, str]]:
+    """Every unordered pair of GPUs once, the first in dataset order: n·(n−1)/2 pairs."""
+    return list(itertools.combinations(gpu_ids, 2))
+
+
+def comparison_slug(base: str, first: str, second: str) -> str:
+    return f"{base}/{first}-vs-{second}"
+
+
+def _generated_pages(library: Library, dataset: Dataset, problems: Problems) -> list[Page]:
+    """The pages a generator layout makes: one per GPU (``gpu``), one per pair of GPUs (``comparison``).
+
+    Their title is the pattern page's title with ``{model}`` (or ``{a}`` and ``{b}``) filled in;
+    their translation key is the pattern's key plus the GPU id(s), so translations still pair up.
+    """
+    generated: list[Page] = []
+    for pattern in [page for page in library.pages if page.is_generator and not page.meta.draft]:
+        meta = pattern.meta
+        if meta.layout == "gpu":
+            records = [((gpu.id,), gpu, {"model": gpu.model}) for gpu in dataset.gpus.values()]
+            placeholders = "{model}"
+        else:
+            records = [((a, b), (dataset.gpus[a], dataset.gpus[b]),
+                        {"a": dataset.gpus[a].model, "b": dataset.gpus[b].model})
+                       for a, b in gpu_pairs(list(dataset.gpus))]
+            placeholders = "{a} and {b}"
+        try:
+            for field in ("title", "description"):
+                getattr(meta, field).format(**records[0][2]) if records else None
+        except (KeyError, IndexError, ValueError) as exc:
+            pos = pattern.front_matter.position((field,))
+            problems.error(pattern.source, pos.line, pos.column, f"`{field}` has an unknown placeholder {exc}",
+                           f"a `{meta.layout}` page can use {placeholders}")
+            continue
+        for ids, record, names in records:
+            suffix = "-vs-".join(ids)
+            new_meta = meta.model_copy(update={
+                "slug": f"{meta.slug}/{suffix}",
+                "title": meta.title.format(**names),
+                "description": meta.description.format(**names),
+                "translation_key": f"{meta.translation_key}/{suffix}",
+            })
+            generated.append(Page(pattern.source, pattern.lang, new_meta, pattern.front_matter,
+                                  pattern.body, pattern.body_line, record))
+    return generated
+
+
 def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None:
     """Cross-page rules: unique URLs, known GPUs and use cases, known columns, complete use cases."""
     seen_urls: dict[str, Page] = {}
@@ -150,7 +218,7 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
                            f"two `{page.lang}` pages have the translation key `{page.meta.translation_key}`",
                            f"{problems.relative(seen_keys[key].source)} has it too; each page needs its own key")
         seen_keys.setdefault(key, page)
-        if not page.meta.draft:
+        if not page.meta.draft and not page.is_generator:
             if page.url in seen_urls:
                 pos = where(("slug",))
                 problems.error(page.source, pos.line, pos.column, f"two pages have the URL {page.url}",

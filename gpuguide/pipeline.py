@@ -82,6 +82,9 @@ def render_site(project: Project, site: LoadedSite, strict: bool = False) -> dic
         html = renderer.render(page)
         if html is not None:
             rendered[str(page.output_path)] = html
+    root = renderer.render_root()
+    if root is not None:
+        rendered["index.html"] = root
     site.problems.raise_if_errors(strict)
     return rendered
 

@@ -25,7 +25,8 @@ from .errors import Problems
 from .markdown import render_body, render_inline
 from .shortcodes import ShortcodeContext
 from .strings import MissingUiString, ui_text
-from .tables import build_table
+from .content import gpu_pairs
+from .tables import CATALOGUE_COLUMNS, SEGMENTS, SPEC_COLUMNS, Table, build_table
 
 ASSETS = ("style.css",)
 
@@ -96,8 +97,9 @@ class PageRenderer:
         self.env = make_environment(templates_dir)
 
     def url_of(self, translation_key: str, lang: str) -> str | None:
-        page = self.library.translations.get(translation_key, {}).get(lang)
-        return page.url if page is not None and not page.meta.draft else None
+        """The URL of a published page, or None: templates never link to a page that was not built."""
+        page = self.library.find(translation_key, lang)
+        return page.url if page is not None else None
 
     def render(self, page: Page) -> str | None:
         """The page's HTML, or None after reporting a problem in its content or in a template."""
@@ -130,6 +132,7 @@ class PageRenderer:
         lang = page.lang
         locale = self.dataset.config.languages[lang]
         ui = ui_text(self.dataset.strings, lang)
+        record_gpu = page.record if page.meta.layout == "gpu" else None
         md_env: dict[str, Any] = {
             "shortcodes": ShortcodeContext(self.dataset, lang, ui),
             "table_label": ui("table_region_label"),
@@ -153,16 +156,68 @@ class PageRenderer:
             "site_name": self.dataset.config.site_name,
             "stylesheet": url("/assets/style.css"),
             "alternates": alternates,
+            "nav": self._nav(lang, ui),
+            "gpu_url": lambda gpu_id: self.url_of(f"gpu/{gpu_id}", lang),
             "intro_html": Markup(body.intro_html),
             "main_html": Markup(body.main_html),
             "faq": [(item.question, Markup(item.answer_html)) for item in body.faq],
             "faq_json_ld": json_ld(self._faq_schema(body.faq)) if body.faq else None,
         }
-        if page.meta.layout == "use_case":
-            context.update(self._use_case_context(page, ui, locale, md_env))
+        extra = getattr(self, f"_context_{page.meta.layout}", None)
+        if extra is not None:
+            context.update(extra(page, ui, locale, md_env))
         return context
 
-    def _use_case_context(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+    def render_root(self) -> str | None:
+        """The site's root page: one link per language, each to that language's home page."""
+        languages = []
+        for lang in self.dataset.config.languages:
+            home = self.library.find("home", lang)
+            if home is None:
+                continue
+            ui = ui_text(self.dataset.strings, lang)
+            languages.append(Link(ui("language_name"), relative_url("/", home.url), lang, ui("choose_language")))
+        try:
+            return self.env.get_template("root.html").render(
+                site_name=self.dataset.config.site_name, languages=languages,
+                default_language=self.dataset.config.default_language)
+        except jinja2.TemplateError as exc:
+            path, line = self._template_position()
+            self.problems.error(path, line, 1, f"template error: {exc}", "while rendering the root page")
+            return None
+
+    def _nav(self, lang: str, ui: Any) -> list[Link]:
+        """The header's links: only to pages that exist in this language."""
+        links = [Link(ui("nav_home"), self.url_of("home", lang)),
+                 Link(ui("nav_catalogue"), self.url_of("catalogue", lang)),
+                 Link(ui("nav_comparisons"), self.url_of("comparisons", lang))]
+        return [link for link in links if link.url]
+
+    def comparison_url(self, first: str, second: str, lang: str) -> str | None:
+        """The comparison page of two GPUs, whichever order they are given in."""
+        order = list(self.dataset.gpus)
+        a, b = sorted((first, second), key=order.index)
+        return self.url_of(f"comparison/{a}-vs-{b}", lang)
+
+    def _comparison_links(self, gpu_ids: list[str], lang: str) -> list[Link]:
+        order = list(self.dataset.gpus)
+        ids = sorted(set(gpu_ids), key=order.index)
+        links = []
+        for a, b in gpu_pairs(ids):
+            target = self.comparison_url(a, b, lang)
+            if target:
+                gpus = self.dataset.gpus
+                links.append(Link(f"{gpus[a].model} – {gpus[b].model}", target))
+        return links
+
+    def _use_case_links(self, lang: str, exclude: str | None = None) -> list[Link]:
+        return [
+            Link(other.meta.title, None if other.meta.draft else other.url, description=other.meta.summary)
+            for other in self.library.use_case_pages(lang, self.dataset.use_cases)
+            if other.meta.use_case != exclude
+        ]
+
+    def _context_use_case(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
         meta = page.meta
         assert meta.table is not None and meta.short_name is not None
         table = build_table(meta.table.gpus, meta.table.columns, self.dataset, page.lang, ui)
@@ -170,11 +225,6 @@ class PageRenderer:
         if meta.table_note:
             pos = page.front_matter.position(("table_note",))
             note_html = render_inline(meta.table_note, page.source, pos.line, self.problems, md_env)
-        others = [
-            Link(other.meta.title, None if other.meta.draft else other.url, description=other.meta.summary)
-            for other in self.library.use_case_pages(page.lang, self.dataset.use_cases)
-            if other.meta.use_case != meta.use_case
-        ]
         return {
             "table": table,
             "table_caption": ui("suitable_gpus", use_case=meta.short_name),
@@ -182,9 +232,78 @@ class PageRenderer:
             "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=locale),
             "catalogue": Link(ui("all_gpu_models"), self.url_of("catalogue", page.lang)),
             "compare_heading": ui("compare_gpus", use_case=meta.short_name),
-            "comparisons": [],
-            "other_use_cases": others,
+            "comparisons": self._comparison_links(meta.table.gpus, page.lang),
+            "other_use_cases": self._use_case_links(page.lang, exclude=meta.use_case),
         }
+
+    def _context_home(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+        return {
+            "use_cases": [link for link in self._use_case_links(page.lang) if link.url],
+            "catalogue": Link(ui("all_gpu_models"), self.url_of("catalogue", page.lang)),
+            "comparisons_index": Link(ui("nav_comparisons"), self.url_of("comparisons", page.lang)),
+            "guides": [Link(guide.meta.title, guide.url, description=guide.meta.description)
+                       for guide in self.library.by_layout(page.lang, "guide")],
+        }
+
+    def _context_catalogue(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+        groups = []
+        for segment in SEGMENTS:
+            ids = [gpu_id for gpu_id, gpu in self.dataset.gpus.items() if gpu.segment == segment]
+            if ids:
+                table = build_table(ids, list(CATALOGUE_COLUMNS), self.dataset, page.lang, ui)
+                groups.append((segment, ui(f"segment_{segment.replace('-', '_')}"), table))
+        return {"groups": groups,
+                "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=locale)}
+
+    def _use_case_figures(self, gpu_ids: list[str], page: Page, ui: Any) -> list[dict[str, Any]]:
+        """For each use-case page of the language: its figures (sizing columns) for these GPUs."""
+        sections = []
+        for use_case in self.library.use_case_pages(page.lang, self.dataset.use_cases):
+            if use_case.meta.draft or use_case.meta.table is None:
+                continue
+            columns = [c for c in use_case.meta.table.columns if not (isinstance(c, str) and c in SPEC_COLUMNS)]
+            if not columns:
+                continue
+            table = build_table(gpu_ids, columns, self.dataset, page.lang, ui)
+            sections.append({"title": use_case.meta.title, "short_name": use_case.meta.short_name,
+                             "url": use_case.url, "table": table})
+        return sections
+
+    def _context_gpu(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+        gpu = page.record
+        specs = build_table([gpu.id], ["segment", *CATALOGUE_COLUMNS], self.dataset, page.lang, ui)
+        others = [other for other in self.dataset.gpus if other != gpu.id]
+        return {
+            "gpu": gpu,
+            "specs": list(zip(specs.headers, specs.rows[0].cells)),
+            "use_case_figures": self._use_case_figures([gpu.id], page, ui),
+            "comparisons": [Link(self.dataset.gpus[other].model, self.comparison_url(gpu.id, other, page.lang))
+                            for other in others if self.comparison_url(gpu.id, other, page.lang)],
+            "catalogue": Link(ui("all_gpu_models"), self.url_of("catalogue", page.lang)),
+            "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=locale),
+        }
+
+    def _context_comparison(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+        a, b = page.record
+        specs = build_table([a.id, b.id], ["segment", *CATALOGUE_COLUMNS], self.dataset, page.lang, ui)
+        figures = self._use_case_figures([a.id, b.id], page, ui)
+        return {
+            "a": a, "b": b,
+            "spec_rows": _side_by_side(specs, ui, locale),
+            "use_case_rows": [(section, _side_by_side(section["table"], ui, locale)) for section in figures],
+            "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=locale),
+        }
+
+    def _context_comparisons(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+        groups = []
+        ids = list(self.dataset.gpus)
+        for index, gpu_id in enumerate(ids):
+            links = [Link(self.dataset.gpus[other].model, self.comparison_url(gpu_id, other, page.lang))
+                     for other in ids[index + 1:]]
+            links = [link for link in links if link.url]
+            if links:
+                groups.append((self.dataset.gpus[gpu_id], links))
+        return {"groups": groups, "pair_count": sum(len(links) for _, links in groups)}
 
     @staticmethod
     def _faq_schema(faq: list) -> dict[str, Any]:
@@ -197,3 +316,18 @@ class PageRenderer:
                 for item in faq
             ],
         }
+
+
+def _side_by_side(table: Table, ui: Any, locale: str) -> list[tuple[str, str, str, str]]:
+    """Rows (label, first GPU's text, second GPU's text, ratio first ÷ second) of a two-GPU table."""
+    first, second = table.rows
+    rows = []
+    for header, comparable, cell_a, cell_b in zip(table.headers, table.comparable, first.cells, second.cells):
+        ratio = ""
+        numeric = comparable and all(isinstance(c.value, (int, float)) and not isinstance(c.value, bool) for c in (cell_a, cell_b))
+        if numeric:
+            value = sizing.spec_ratio(cell_a.value, cell_b.value) if cell_b.value else None
+            if value is not None:
+                ratio = ui("ratio", value=formatting.ratio(float(value), locale))
+        rows.append((header, cell_a.text, cell_b.text, ratio))
+    return rows

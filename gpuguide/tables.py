@@ -28,6 +28,7 @@ class Column:
     value: ValueOf  # raw value; None means not published (or not computable from what is published)
     format: Formatter
     missing_key: str = "not_published"  # UI string shown when the value is None
+    comparable: bool = True  # whether "A ÷ B" means something (not for a launch year)
 
 
 # --- formatters: (value, locale, ui) -> text -----------------------------------------------------
@@ -80,12 +81,13 @@ def _tokens_per_second(v: Any, locale: str, ui: UiText) -> str:
     return ui("tokens_per_second_upper_bound", value=formatting.whole_number(int(v), locale))
 
 
-def _interconnect(gpu: Gpu, price: Price | None) -> str | None:
-    return gpu.interconnect.kind if gpu.interconnect else None
+def _interconnect(gpu: Gpu, price: Price | None) -> tuple[str, float | None] | None:
+    return (gpu.interconnect.kind, gpu.interconnect.bandwidth_gbs) if gpu.interconnect else None
 
 
 def _interconnect_text(v: Any, locale: str, ui: UiText) -> str:
-    return v
+    kind, bandwidth = v
+    return kind if bandwidth is None else f"{kind}, {formatting.bandwidth_gbs(bandwidth, locale)}"
 
 
 # --- the registry -------------------------------------------------------------------------------
@@ -113,7 +115,8 @@ COLUMNS: dict[str, Column] = {column.id: column for column in (
     _simple("interconnect", _interconnect, _interconnect_text),
     _simple("form_factor", lambda g, p: g.form_factor, _text),
     _simple("ray_tracing", lambda g, p: g.ray_tracing, _yes_no),
-    _simple("launch_year", lambda g, p: g.launch_year, _year),
+    Column("launch_year", lambda ui: ui("column_launch_year"), lambda g, p: g.launch_year, _year,
+           comparable=False),
     _simple("scene_tier", lambda g, p: sizing.scene_memory_tier(g.memory_gb), _tier),
     _simple("train_1gpu", lambda g, p: sizing.full_training_params(g.memory_gb, 1), _params),
     _simple("train_8gpu", lambda g, p: sizing.full_training_params(g.memory_gb, 8), _params),
@@ -127,6 +130,17 @@ COLUMNS: dict[str, Column] = {column.id: column for column in (
     ),
     _simple("price", lambda g, p: p.usd_per_gpu_hour if p else None, _price_from, missing_key="no_offer"),
 )}
+
+
+#: The segments of the catalogue, in the order it shows them.
+SEGMENTS = ("data-centre", "workstation", "consumer")
+
+#: Every specification of a GPU, in the order the catalogue and the GPU pages show them.
+CATALOGUE_COLUMNS = ("memory", "memory_type", "bandwidth", "bf16", "fp8", "fp32", "fp64", "fp64_tensor",
+                     "tdp", "interconnect", "form_factor", "ray_tracing", "launch_year", "price")
+
+#: Columns that are specifications rather than sizing results (GPU pages show them once, not per use case).
+SPEC_COLUMNS = frozenset({"segment", *CATALOGUE_COLUMNS})
 
 
 def _decode_upper_bound(dataset: Dataset, model: str, precision: str) -> Column:
@@ -195,6 +209,7 @@ class Table:
     headers: tuple[str, ...]
     column_ids: tuple[str, ...]
     rows: tuple[Row, ...]
+    comparable: tuple[bool, ...] = ()
 
 
 def build_table(gpu_ids: list[str], column_refs: list[Any], dataset: Dataset, lang: str, ui: UiText) -> Table:
@@ -211,4 +226,5 @@ def build_table(gpu_ids: list[str], column_refs: list[Any], dataset: Dataset, la
             text = ui(column.missing_key) if value is None else column.format(value, locale, ui)
             cells.append(Cell(text, value))
         rows.append(Row(gpu, tuple(cells)))
-    return Table(tuple(column.header(ui) for column in columns), tuple(c.id for c in columns), tuple(rows))
+    return Table(tuple(column.header(ui) for column in columns), tuple(c.id for c in columns), tuple(rows),
+                 tuple(c.comparable for c in columns))
