@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from babel.numbers import format_compact_decimal, format_currency, format_decimal, format_percent
 from babel.units import format_compound_unit, format_unit
+from num2words import num2words
 
 NBSP = "\u00a0"
 NNBSP = "\u202f"
@@ -90,3 +91,15 @@ def ratio(value: float, locale: str) -> str:
 def billions(value: int, locale: str) -> str:
     """A model's parameter count as its publisher names it: ``671 Md`` / ``671B``, ``1,8 Md`` / ``1.8B``."""
     return format_compact_decimal(value, locale=locale, fraction_digits=1)
+
+
+@lru_cache(maxsize=4096)
+def plain_number(value: float, locale: str) -> str:
+    """A number without unit, as a range's lower end: ``24``, ``1 307``."""
+    return format_decimal(value, format="#,##0.#", locale=locale)
+
+
+@lru_cache(maxsize=256)
+def spelled_out(value: int, locale: str) -> str:
+    """A small whole number in words: ``trois`` / ``three`` (num2words knows each language's rules)."""
+    return num2words(value, lang=locale.split("_")[0])

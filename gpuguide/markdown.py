@@ -84,7 +84,7 @@ def _plain_text(tokens: list[Token]) -> str:
     for token in tokens:
         if token.type == "inline":
             parts.append("".join(child.content for child in token.children or []
-                                 if child.type in ("text", "code_inline", "softbreak")
+                                 if child.type in ("text", "code_inline", "softbreak", "shortcode")
                                  ).replace("\n", " "))
     return " ".join(part for part in parts if part)
 

@@ -118,27 +118,60 @@ def gpu_figure(ctx: ShortcodeContext, gpu: str, column: str) -> str:
 
 
 @shortcode
-def ratio(ctx: ShortcodeContext, a: str, b: str, column: str) -> str:
-    """``a``'s figure divided by ``b``'s, one decimal: ``{{ ratio a=h100-sxm b=a100-sxm column=bf16 }}`` → ``3,2``."""
+def ratio(ctx: ShortcodeContext, a: str, b: str, column: str, style: str = "number") -> str:
+    """``a``'s figure divided by ``b``'s: ``{{ ratio a=h100-sxm b=a100-sxm column=bf16 }}`` → ``3,2``.
+
+    ``style=words`` rounds to the nearest whole number and spells it: ``trois`` / ``three``
+    (for "about three times …").
+    """
+    if style not in ("number", "words"):
+        raise ShortcodeError(f"unknown style `{style}`; use `number` or `words`")
     spec = _column(column)
     value_a = spec.value(_gpu(ctx, a), ctx.dataset.price(a))
     value_b = spec.value(_gpu(ctx, b), ctx.dataset.price(b))
     if isinstance(value_a, (bool, str)) or isinstance(value_b, (bool, str)):
         raise ShortcodeError(f"column `{column}` is not a number; use a figure such as bf16 or memory")
     result = sizing.spec_ratio(value_a, value_b)
-    return ctx.ui("not_published") if result is None else formatting.ratio(float(result), ctx.locale)
+    if result is None:
+        return ctx.ui("not_published")
+    if style == "words":
+        return formatting.spelled_out(round(result), ctx.locale)
+    return formatting.ratio(float(result), ctx.locale)
+
+
+@shortcode
+def memory_range(ctx: ShortcodeContext, gpus: str) -> str:
+    """The smallest to the largest memory among ``gpus``: ``{{ memory_range gpus="rtx-4090,rtx-5090" }}``
+    → ``24 à 32 Go`` / ``24 to 32 GB``."""
+    ids = [gpu.strip() for gpu in gpus.split(",") if gpu.strip()]
+    if len(ids) < 2:
+        raise ShortcodeError("`gpus` lists at least two GPU ids separated by commas")
+    memories = sorted(_gpu(ctx, gpu_id).memory_gb for gpu_id in ids)
+    low, high = memories[0], memories[-1]
+    return ctx.ui("memory_range", low=formatting.plain_number(low, ctx.locale),
+                  high=formatting.memory_gb(high, ctx.locale))
+
+
+@shortcode
+def full_training_bytes_per_param(ctx: ShortcodeContext) -> str:
+    """Bytes per parameter of mixed-precision Adam training: ``16``."""
+    return formatting.whole_number(sizing.FULL_TRAINING_BYTES_PER_PARAM, ctx.locale)
 
 
 @shortcode
 def full_training_memory(ctx: ShortcodeContext, params: int) -> str:
-    """Memory to fully train ``params`` parameters (16 bytes each), rounded DOWN: write "more than …".
+    """Memory to fully train ``params`` parameters (16 bytes each), rounded DOWN to one significant
+    figure, for a sentence such as "needs more than …".
 
-    ``{{ full_training_memory params=7000000000 }}`` → ``110 Go`` (7 × 10⁹ × 16 = 112 GB).
+    ``{{ full_training_memory params=7000000000 }}`` → ``100 Go`` (7 × 10⁹ × 16 = 112 GB).
     """
     if params <= 0:
         raise ShortcodeError("`params` must be a positive whole number of parameters, e.g. 7000000000")
-    needed = sizing.round_down_readable(params * sizing.FULL_TRAINING_BYTES_PER_PARAM)
-    return formatting.memory_gb(needed // sizing.GB, ctx.locale)
+    needed_gb = params * sizing.FULL_TRAINING_BYTES_PER_PARAM // sizing.GB
+    if needed_gb < 1:
+        raise ShortcodeError("that model needs less than 1 GB; quote a larger model")
+    step = 10 ** (len(str(needed_gb)) - 1)
+    return formatting.memory_gb(needed_gb - needed_gb % step, ctx.locale)
 
 
 @shortcode

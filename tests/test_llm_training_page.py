@@ -124,7 +124,7 @@ def test_faq_is_an_accordion_and_json_ld_with_the_same_four_questions(read_page,
     assert data["@type"] == "FAQPage"
     assert [q["name"] for q in data["mainEntity"]] == questions
     answers = [normalise(d.select_one(".faq-answer").get_text()) for d in soup.select(".faq details")]
-    assert [q["acceptedAnswer"]["text"] for q in data["mainEntity"]] == answers
+    assert [normalise(q["acceptedAnswer"]["text"]) for q in data["mainEntity"]] == answers
 
 
 def test_table_is_accessible(read_page):
