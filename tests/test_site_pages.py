@@ -1,0 +1,128 @@
+"""The whole site: every page in both languages, links that resolve, figures that match the library."""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+
+from gpuguide import formatting, sizing
+from gpuguide.datasets import load_dataset
+from gpuguide.errors import Problems
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="session")
+def dataset():
+    return load_dataset(ROOT / "data", Problems(ROOT))
+
+
+@pytest.fixture(scope="session")
+def pages(built_site: Path) -> dict[str, BeautifulSoup]:
+    """Every built HTML page, parsed, by its path in site/."""
+    return {path.relative_to(built_site).as_posix(): BeautifulSoup(path.read_text(encoding="utf-8"), "lxml")
+            for path in sorted(built_site.rglob("*.html"))}
+
+
+def resolve(page_path: str, href: str) -> tuple[str, str]:
+    """The site/ file a relative link points to, and its fragment."""
+    parts = urlsplit(href)
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(page_path), unquote(parts.path))) \
+        if parts.path else page_path
+    if parts.path.endswith("/") or parts.path == "":
+        target = posixpath.join(target, "index.html") if parts.path else target
+    return target, unquote(parts.fragment)
+
+
+def test_every_internal_link_and_anchor_resolves(pages, built_site):
+    broken = []
+    for path, soup in pages.items():
+        for tag in soup.find_all(["a", "link", "img", "script"]):
+            href = tag.get("href") or tag.get("src")
+            if not href or urlsplit(href).scheme or href.startswith("//"):
+                continue
+            target, fragment = resolve(path, href)
+            if not (built_site / target).is_file():
+                broken.append(f"{path}: {href}")
+            elif fragment and target in pages and not pages[target].find(id=fragment):
+                broken.append(f"{path}: {href} (no such anchor)")
+    assert broken == []
+
+
+def test_every_page_links_to_its_translation_and_back(pages):
+    for path, soup in pages.items():
+        if path == "index.html":
+            continue
+        lang = soup.html["lang"]
+        switches = soup.select(".language-switcher a[hreflang]")
+        assert switches, f"{path} has no translation link"
+        for link in switches:
+            target, _ = resolve(path, link["href"])
+            other = pages[target]
+            assert other.html["lang"] == link["hreflang"] != lang
+            back = [resolve(target, a["href"])[0] for a in other.select(f".language-switcher a[hreflang={lang}]")]
+            assert back == [path], f"{target} does not link back to {path}"
+
+
+def test_both_languages_have_the_same_number_of_pages(pages):
+    french = [p for p in pages if p.startswith("fr/")]
+    english = [p for p in pages if p.startswith("en/")]
+    assert len(french) == len(english) > 0
+
+
+def test_one_comparison_page_per_pair_of_gpus_reachable_from_the_index(pages, dataset):
+    n = len(dataset.gpus)
+    for lang, folder, index in (("fr", "fr/comparer/", "fr/comparer/index.html"),
+                                ("en", "en/compare/", "en/compare/index.html")):
+        comparisons = {p for p in pages if p.startswith(folder) and p != index}
+        assert len(comparisons) == n * (n - 1) // 2
+        linked = {resolve(index, a["href"])[0] for a in pages[index].select("main a")}
+        assert comparisons <= linked
+    assert "fr/comparer/h100-sxm-vs-a100-sxm/index.html" in pages
+
+
+def test_one_page_per_gpu_linked_from_the_catalogue(pages, dataset):
+    catalogue = pages["fr/gpu/index.html"]
+    linked = {resolve("fr/gpu/index.html", a["href"])[0] for a in catalogue.select("table a")}
+    assert linked == {f"fr/gpu/{gpu_id}/index.html" for gpu_id in dataset.gpus}
+    for gpu_id in dataset.gpus:
+        assert f"en/gpus/{gpu_id}/index.html" in pages
+
+
+def test_the_catalogue_groups_gpus_by_segment(pages, dataset):
+    catalogue = pages["en/gpus/index.html"]
+    for segment in ("data-centre", "workstation", "consumer"):
+        rows = catalogue.select(f"#table-{segment} tbody tr")
+        expected = [gpu_id for gpu_id, gpu in dataset.gpus.items() if gpu.segment == segment]
+        assert [row["data-gpu"] for row in rows] == expected
+
+
+def test_the_root_page_lets_the_reader_choose_a_language(pages):
+    links = {a["hreflang"]: a["href"] for a in pages["index.html"].select("a[hreflang]")}
+    assert links == {"fr": "fr/", "en": "en/"}
+
+
+def text(tag) -> str:
+    return " ".join(tag.get_text().replace("\u00a0", " ").replace("\u202f", " ").split())
+
+
+def test_comparison_page_states_ratios(pages, dataset):
+    soup = pages["en/compare/h100-sxm-vs-a100-sxm/index.html"]
+    table = soup.find(id="specifications-caption").find_parent("table")
+    rows = {text(tr.th): [text(td) for td in tr.find_all("td")] for tr in table.select("tbody tr")}
+    # NVIDIA datasheets: H100 SXM 989 dense BF16 TFLOPS, A100 SXM 312: 989 / 312 = 3.17.
+    assert rows["BF16 tensor"] == ["989 TFLOPS", "312 TFLOPS", "× 3.2"]
+    assert rows["Memory"] == ["80 GB", "80 GB", "× 1"]
+    assert rows["Launch"][2] == ""  # a ratio of years means nothing
+
+
+def test_gpu_page_shows_what_it_can_do_for_each_use_case(pages, dataset):
+    soup = pages["en/gpus/h100-sxm/index.html"]
+    figures = {text(div.dt): text(div.dd) for div in soup.select("dl.figures div")}
+    # Independent of the page: 80 GB × 80 % ÷ 16 bytes = 4.0B, × 8 = 32B → "≈ 30B".
+    assert figures["Full training, 1 GPU"] == "≈ 4B"
+    assert figures["Full training, 8 GPUs"] == "≈ 30B"
