@@ -57,10 +57,13 @@ def check_links(pages: dict[str, str], files: set[str], sources: dict[str, Path]
             parts = urlsplit(href)
             if parts.scheme or parts.netloc or href.startswith("mailto:"):
                 continue  # external: not ours to check at build time
-            target = path if not parts.path else posixpath.normpath(
-                posixpath.join(posixpath.dirname(path), unquote(parts.path)))
+            if parts.path.startswith("/"):  # site-absolute (the 404 page)
+                target = posixpath.normpath(unquote(parts.path).lstrip("/") or ".")
+            else:
+                target = path if not parts.path else posixpath.normpath(
+                    posixpath.join(posixpath.dirname(path), unquote(parts.path)))
             if parts.path.endswith("/") or parts.path in ("", "."):
-                target = posixpath.join(target, "index.html") if parts.path else target
+                target = posixpath.normpath(posixpath.join(target, "index.html")) if parts.path else target
             source = sources.get(path, Path(path))
             if target.startswith("..") or (target not in parsed and target not in files):
                 problems.error(source, 1, 1, f"link to a page that does not exist: `{href}`",

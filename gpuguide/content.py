@@ -26,7 +26,8 @@ Slug = Annotated[str, Field(pattern=r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0
 
 #: Layouts whose one Markdown file generates a page per GPU, or per pair of GPUs, from the dataset.
 GENERATOR_LAYOUTS = ("gpu", "comparison")
-Layout = Literal["use_case", "guide", "home", "catalogue", "comparisons", "gpu", "comparison"]
+Layout = Literal["use_case", "guide", "home", "catalogue", "comparisons", "gpu", "comparison", "search",
+                 "not_found"]
 
 
 class ModelColumn(Strict):

@@ -19,6 +19,7 @@ from .datasets import Dataset, load_dataset
 from .errors import BuildFailed, Problem, Problems
 from .publish import discard, staging_dir, swap_into_place
 from .render import PageRenderer
+from .sitemap import robots_txt, sitemap_xml
 
 log = logging.getLogger("gpuguide")
 
@@ -85,6 +86,10 @@ def render_site(project: Project, site: LoadedSite, strict: bool = False) -> dic
     root = renderer.render_root()
     if root is not None:
         rendered["index.html"] = root
+    # Servers look for /404.html: the default language's "not found" page.
+    not_found = site.library.find("not_found", site.dataset.config.default_language)
+    if not_found is not None and str(not_found.output_path) in rendered:
+        rendered["404.html"] = rendered[str(not_found.output_path)]
     site.problems.raise_if_errors(strict)
     return rendered
 
@@ -99,9 +104,13 @@ def build_site(project: Project, strict: bool = False) -> BuildResult:
     check_links(rendered, set(assets), sources, site.problems)
     site.problems.raise_if_errors(strict)
 
+    config = site.dataset.config
+    texts = {**rendered,
+             "sitemap.xml": sitemap_xml(site.library, config.base_url, config.default_language),
+             "robots.txt": robots_txt(config.base_url)}
     staging = staging_dir(project.site_dir)
     try:
-        for relative, html in sorted(rendered.items()):
+        for relative, html in sorted(texts.items()):
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(html, encoding="utf-8")

@@ -132,7 +132,6 @@ class PageRenderer:
         lang = page.lang
         locale = self.dataset.config.languages[lang]
         ui = ui_text(self.dataset.strings, lang)
-        record_gpu = page.record if page.meta.layout == "gpu" else None
         md_env: dict[str, Any] = {
             "shortcodes": ShortcodeContext(self.dataset, lang, ui),
             "table_label": ui("table_region_label"),
@@ -140,13 +139,19 @@ class PageRenderer:
         body = render_body(page.body, page.source, page.body_line, self.problems, md_env)
 
         def url(target: str) -> str:
-            return relative_url(page.url, target)
+            # The 404 page is served at any address, so its links cannot be relative.
+            return target if page.meta.layout == "not_found" else relative_url(page.url, target)
 
-        alternates = [
-            Link(self.dataset.strings[other]["language_name"], other_page.url, other)
-            for other in self.dataset.config.languages
-            if other != lang and (other_page := self.library.translation(page, other)) is not None
-        ]
+        translations = {other: found for other in self.dataset.config.languages
+                        if (found := self.library.translation(page, other)) is not None}
+        languages = [Link(self.dataset.strings[other]["language_name"],
+                          translations[other].url if other in translations else None, other)
+                     for other in self.dataset.config.languages]
+        default = self.dataset.config.default_language
+        hreflang = [(other, self.absolute(found.url)) for other, found in translations.items()]
+        if hreflang and default in translations:
+            hreflang.append(("x-default", self.absolute(translations[default].url)))
+        breadcrumbs = self._breadcrumbs(page, ui)
         context: dict[str, Any] = {
             "page": page,
             "meta": page.meta,
@@ -155,8 +160,18 @@ class PageRenderer:
             "url": url,
             "site_name": self.dataset.config.site_name,
             "stylesheet": url("/assets/style.css"),
-            "alternates": alternates,
+            "languages": languages,
+            "alternates": [link for link in languages if link.lang != lang and link.url],
+            "hreflang": hreflang if page.meta.layout != "not_found" else [],
+            "canonical": self.absolute(page.url),
+            "og_locale": locale,
+            "og_locale_alternates": [self.dataset.config.languages[other] for other in translations if other != lang],
+            "breadcrumbs": breadcrumbs,
+            "breadcrumbs_json_ld": json_ld(self._breadcrumb_schema(breadcrumbs)) if breadcrumbs else None,
             "nav": self._nav(lang, ui),
+            "use_case_menu": [link for link in self._use_case_links(lang) if link.url],
+            "guides_menu": [Link(guide.meta.title, guide.url) for guide in self.library.by_layout(lang, "guide")],
+            "search_url": self.url_of("search", lang),
             "gpu_url": lambda gpu_id: self.url_of(f"gpu/{gpu_id}", lang),
             "intro_html": Markup(body.intro_html),
             "main_html": Markup(body.main_html),
@@ -185,6 +200,34 @@ class PageRenderer:
             path, line = self._template_position()
             self.problems.error(path, line, 1, f"template error: {exc}", "while rendering the root page")
             return None
+
+    def absolute(self, site_url: str) -> str:
+        """The public address of a site-absolute URL, from ``base_url`` in data/site.yaml."""
+        return self.dataset.config.base_url.rstrip("/") + site_url
+
+    #: Where a page sits: the translation keys of its parents, home first.
+    PARENTS = {"home": (), "not_found": (), "gpu": ("home", "catalogue"), "comparison": ("home", "comparisons")}
+
+    def _breadcrumbs(self, page: Page, ui: Any) -> list[Link]:
+        """Home › section › page, linking only to pages that exist; empty on the home page."""
+        parents = self.PARENTS.get(page.meta.layout, ("home",))
+        if page.meta.layout in ("home", "not_found"):
+            return []
+        trail = []
+        for key in parents:
+            parent = self.library.find(key, page.lang)
+            if parent is not None:
+                trail.append(Link(ui("nav_home") if key == "home" else parent.meta.title, parent.url))
+        return [*trail, Link(page.meta.title, None)]
+
+    def _breadcrumb_schema(self, breadcrumbs: list[Link]) -> dict[str, Any]:
+        items = []
+        for position, crumb in enumerate(breadcrumbs, start=1):
+            item: dict[str, Any] = {"@type": "ListItem", "position": position, "name": crumb.label}
+            if crumb.url:
+                item["item"] = self.absolute(crumb.url)
+            items.append(item)
+        return {"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items}
 
     def _nav(self, lang: str, ui: Any) -> list[Link]:
         """The header's links: only to pages that exist in this language."""

@@ -163,5 +163,5 @@ def test_a_good_build_prints_one_summary_line(tmp_path: Path):
     result = run_build(root)
     assert result.returncode == 0
     assert result.stdout.strip().count("\n") == 0
-    pages = len(list((root / "site").rglob("index.html")))
+    pages = len(list((root / "site").rglob("*.html")))
     assert result.stdout.startswith(f"built {pages} pages in ")

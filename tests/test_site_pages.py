@@ -31,10 +31,13 @@ def pages(built_site: Path) -> dict[str, BeautifulSoup]:
 def resolve(page_path: str, href: str) -> tuple[str, str]:
     """The site/ file a relative link points to, and its fragment."""
     parts = urlsplit(href)
-    target = posixpath.normpath(posixpath.join(posixpath.dirname(page_path), unquote(parts.path))) \
-        if parts.path else page_path
+    if parts.path.startswith("/"):
+        target = posixpath.normpath(unquote(parts.path).lstrip("/") or ".")
+    else:
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page_path), unquote(parts.path))) \
+            if parts.path else page_path
     if parts.path.endswith("/") or parts.path == "":
-        target = posixpath.join(target, "index.html") if parts.path else target
+        target = posixpath.normpath(posixpath.join(target, "index.html")) if parts.path else target
     return target, unquote(parts.fragment)
 
 

@@ -1,0 +1,40 @@
+"""sitemap.xml with each page's translations as ``xhtml:link`` alternates, and robots.txt pointing to it.
+
+Built with ElementTree from the translation map, so every alternate is a page that was built.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from .content import Library
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+
+def sitemap_xml(library: Library, base_url: str, default_language: str) -> str:
+    """One ``<url>`` per published, indexable page, with ``hreflang`` alternates and ``x-default``."""
+    ET.register_namespace("", SITEMAP_NS)
+    ET.register_namespace("xhtml", XHTML_NS)
+    root = ET.Element(f"{{{SITEMAP_NS}}}urlset")
+    base = base_url.rstrip("/")
+    pages = sorted((p for p in library.published if p.meta.layout != "not_found"), key=lambda p: p.url)
+    for page in pages:
+        entry = ET.SubElement(root, f"{{{SITEMAP_NS}}}url")
+        ET.SubElement(entry, f"{{{SITEMAP_NS}}}loc").text = base + page.url
+        translations = {lang: other for lang in sorted(library.translations.get(page.meta.translation_key, {}))
+                        if (other := library.find(page.meta.translation_key, lang)) is not None}
+        if len(translations) < 2:
+            continue
+        for lang, other in translations.items():
+            ET.SubElement(entry, f"{{{XHTML_NS}}}link", rel="alternate", hreflang=lang, href=base + other.url)
+        if default_language in translations:
+            ET.SubElement(entry, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default",
+                          href=base + translations[default_language].url)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def robots_txt(base_url: str) -> str:
+    return f"User-agent: *\nAllow: /\n\nSitemap: {base_url.rstrip('/')}/sitemap.xml\n"
