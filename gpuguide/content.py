@@ -58,6 +58,7 @@ class PageMeta(Strict):
     summary: str | None = None  # one line, shown in "other use cases" lists
     table: TableSpec | None = None
     table_note: str | None = None  # Markdown (shortcodes allowed) printed under the table
+    chart: str | None = None  # a numeric column of the table, drawn as a bar chart against price
     draft: bool = False  # a draft is not published; its title and summary may still be listed
 
 
@@ -249,6 +250,12 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
                                    did_you_mean(gpu_id, dataset.gpus) or "use an id from data/gpus.yaml")
             for index, column in enumerate(meta.table.columns):
                 _check_column(column, page, ("table", "columns", index), dataset, problems)
+        if meta.chart is not None:
+            plain = [c for c in (meta.table.columns if meta.table else []) if isinstance(c, str)]
+            if meta.chart not in plain:
+                pos = where(("chart",))
+                problems.error(page.source, pos.line, pos.column, f"`chart: {meta.chart}` is not a column of the table",
+                               did_you_mean(meta.chart, plain) or f"use one of: {', '.join(plain)}")
     for key, pages in library.translations.items():
         langs = sorted(pages)
         for lang in dataset.config.languages:

@@ -26,7 +26,11 @@ from .markdown import render_body, render_inline
 from .shortcodes import ShortcodeContext
 from .strings import MissingUiString, ui_text
 from .content import gpu_pairs
-from .tables import CATALOGUE_COLUMNS, SEGMENTS, SPEC_COLUMNS, Table, build_table
+from .tables import CATALOGUE_COLUMNS, COLUMNS, SEGMENTS, SPEC_COLUMNS, Table, build_table
+
+#: Chart geometry, in SVG user units: the drawing is 400 wide and scales to the screen.
+CHART_BAR_WIDTH = 290
+CHART_ROW_HEIGHT = 46
 
 ASSETS = ("style.css",)
 
@@ -270,6 +274,7 @@ class PageRenderer:
             note_html = render_inline(meta.table_note, page.source, pos.line, self.problems, md_env)
         return {
             "table": table,
+            "chart": self._chart(page, table, ui, locale) if meta.chart else None,
             "table_caption": ui("suitable_gpus", use_case=meta.short_name),
             "table_note_html": Markup(note_html),
             "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=locale),
@@ -278,6 +283,38 @@ class PageRenderer:
             "comparisons": self._comparison_links(meta.table.gpus, page.lang),
             "other_use_cases": self._use_case_links(page.lang, exclude=meta.use_case),
         }
+
+    def _chart(self, page: Page, table: Table, ui: Any, locale: str) -> dict[str, Any]:
+        """A horizontal bar chart of one column, longest bar first, each bar labelled with the GPU's price.
+
+        Drawn at build time as SVG (see partials/chart.svg.html); bars for values not published are
+        left out and named in the text alternative.
+        """
+        column = table.column_ids.index(page.meta.chart)
+        header = table.headers[column]
+        price = COLUMNS["price"]
+        bars, missing = [], []
+        for row in table.rows:
+            cell = row.cells[column]
+            if cell.sort_value is None or cell.sort_value <= 0:
+                missing.append(row.gpu.model)
+                continue
+            price_value = price.value(row.gpu, self.dataset.price(row.gpu.id))
+            price_text = ui(price.missing_key) if price_value is None else ui(
+                "price_per_hour", price=formatting.usd(price_value, locale))
+            bars.append({"label": row.gpu.model, "value": cell.sort_value, "text": cell.text, "price": price_text})
+        bars.sort(key=lambda bar: -bar["value"])
+        largest = max((bar["value"] for bar in bars), default=1)
+        for index, bar in enumerate(bars):
+            bar["width"] = round(CHART_BAR_WIDTH * bar["value"] / largest, 1)
+            bar["y"] = index * CHART_ROW_HEIGHT
+        title = ui("chart_title", figure=header)
+        description = "; ".join(f"{bar['label']} : {bar['text']}, {bar['price']}" if locale.startswith("fr")
+                                else f"{bar['label']}: {bar['text']}, {bar['price']}" for bar in bars)
+        if missing:
+            description += ". " + ui("chart_missing", gpus=", ".join(missing))
+        return {"title": title, "description": description, "bars": bars,
+                "height": max(len(bars), 1) * CHART_ROW_HEIGHT, "bar_width": CHART_BAR_WIDTH}
 
     def _context_home(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
         return {
