@@ -21,6 +21,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="build (default): build into site/; check: validate everything, write nothing")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="project folder (default: current)")
+    parser.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
     return parser
 
@@ -35,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"check: {len(site.library.pages)} pages, {len(site.dataset.gpus)} GPUs, no errors, "
                   f"{len(site.problems.warnings)} warnings")
             return 0
-        result = build_site(project, args.strict)
+        result = build_site(project, args.strict, search=not args.no_search)
         _print_warnings(result.warnings)
         print(f"built {result.pages_written} pages in {result.seconds:.2f} s into "
               f"{project.site_dir.relative_to(project.root).as_posix()}/ ({len(result.warnings)} warnings)")

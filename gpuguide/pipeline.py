@@ -19,6 +19,7 @@ from .datasets import Dataset, load_dataset
 from .errors import BuildFailed, Problem, Problems
 from .publish import discard, staging_dir, swap_into_place
 from .render import PageRenderer
+from .search import build_search_index
 from .sitemap import robots_txt, sitemap_xml
 
 log = logging.getLogger("gpuguide")
@@ -94,8 +95,11 @@ def render_site(project: Project, site: LoadedSite, strict: bool = False) -> dic
     return rendered
 
 
-def build_site(project: Project, strict: bool = False) -> BuildResult:
-    """Build the whole site into ``site/``; on any error ``site/`` is left exactly as it was."""
+def build_site(project: Project, strict: bool = False, search: bool = True) -> BuildResult:
+    """Build the whole site into ``site/``; on any error ``site/`` is left exactly as it was.
+
+    ``search=False`` skips the Pagefind index (faster previews and benchmarks).
+    """
     started = time.perf_counter()
     site = load_site(project, strict)
     rendered = render_site(project, site, strict)
@@ -118,6 +122,9 @@ def build_site(project: Project, strict: bool = False) -> BuildResult:
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
+        if search:
+            build_search_index(staging, site.problems)
+            site.problems.raise_if_errors(strict)
         swap_into_place(staging, project.site_dir)
     except BaseException:
         discard(staging)
