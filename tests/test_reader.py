@@ -1,0 +1,171 @@
+"""What a reader gets, on every page template, in real Chromium (Debian's) through Playwright:
+layout at phone and desktop widths, keyboard access, the language switcher, sorting, search,
+no console errors, and zero axe-core violations; plus the Nu HTML Checker on every page.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from conftest import ROOT
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+
+#: One page of every template, in both languages: (French path, English path).
+TEMPLATES = {
+    "home": ("/fr/", "/en/"),
+    "use case": ("/fr/entrainement-llm/", "/en/llm-training/"),
+    "guide": ("/fr/guides/choisir-gpu-deep-learning-llm/", "/en/guides/choosing-gpus-deep-learning-llm/"),
+    "catalogue": ("/fr/gpu/", "/en/gpus/"),
+    "gpu": ("/fr/gpu/h100-sxm/", "/en/gpus/h100-sxm/"),
+    "comparison": ("/fr/comparer/h100-sxm-vs-a100-sxm/", "/en/compare/h100-sxm-vs-a100-sxm/"),
+    "comparisons": ("/fr/comparer/", "/en/compare/"),
+    "search": ("/fr/recherche/", "/en/search/"),
+    "not found": ("/fr/404/", "/en/404/"),
+}
+EVERY_PAGE = [path for pair in TEMPLATES.values() for path in pair] + ["/"]
+WIDTHS = [375, 1280]
+
+
+def open_page(page: Page, url: str, width: int) -> list[str]:
+    """Load ``url`` at ``width``; return the console errors it produced."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    return errors
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("path", EVERY_PAGE)
+def test_layout_and_console(page: Page, site_url: str, path: str, width: int):
+    errors = open_page(page, site_url + path, width)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"
+    regions = page.locator("[role=region]")
+    for index in range(regions.count()):
+        region = regions.nth(index)
+        assert region.get_attribute("tabindex") == "0"
+        assert region.get_attribute("aria-label") or region.get_attribute("aria-labelledby")
+    assert errors == []
+
+
+def test_wide_tables_scroll_inside_their_region_and_are_reached_by_keyboard(page: Page, site_url: str):
+    open_page(page, site_url + TEMPLATES["catalogue"][1], 375)
+    region = page.locator("#table-data-centre").locator("xpath=..")
+    assert region.evaluate("el => el.scrollWidth > el.clientWidth")
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if region.evaluate("el => el === document.activeElement"):
+            break
+    expect(region).to_be_focused()
+    page.keyboard.press("End")
+    page.wait_for_function("el => el.scrollLeft > 0", arg=region.element_handle())
+
+
+@pytest.mark.parametrize("template", [name for name in TEMPLATES])
+def test_the_language_switcher_lands_on_the_translated_page(page: Page, site_url: str, template: str):
+    french, english = TEMPLATES[template]
+    open_page(page, site_url + french, 1280)
+    page.locator(".language-switcher a[hreflang=en]").click()
+    expect(page).to_have_url(site_url + english)
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.locator(".language-switcher a[hreflang=fr]").click()
+    expect(page).to_have_url(site_url + french)
+
+
+def column_values(page: Page, column: str) -> list[str]:
+    return page.locator(f"#gpu-table tbody td:nth-child({column})").evaluate_all(
+        "cells => cells.map(c => c.getAttribute('data-value'))")
+
+
+@pytest.mark.parametrize(("path", "header"), [("/fr/entrainement-llm/", "Bande passante"),
+                                              ("/en/llm-training/", "Bandwidth")])
+def test_sorting_is_numeric_with_not_published_last(page: Page, site_url: str, path: str, header: str):
+    open_page(page, site_url + path, 1280)
+    button = page.get_by_role("button", name=header)
+    th = page.locator("#gpu-table thead th", has=button)
+    button.click()
+    expect(th).to_have_attribute("aria-sort", "ascending")
+    values = column_values(page, "4")  # GPU is column 1, bandwidth column 4
+    published = [float(v) for v in values if v is not None]
+    # From data/gpus.yaml: bandwidth in GB/s, B300 and B200 not published.
+    assert published == sorted(published) == [1935, 2039, 3350, 3900, 4800, 5300, 6000]
+    assert values[-2:] == [None, None]
+    names = page.locator("#gpu-table tbody th .gpu-name").all_inner_texts()
+    assert names[0] == "A100 PCIe" and set(names[-2:]) == {"B300", "B200"}
+    button.click()
+    expect(th).to_have_attribute("aria-sort", "descending")
+    values = column_values(page, "4")
+    assert [float(v) for v in values if v is not None] == sorted(published, reverse=True)
+    assert values[-2:] == [None, None]
+
+
+def test_sorting_by_formatted_numbers_uses_the_value_not_the_text(page: Page, site_url: str):
+    # "1 307 TFLOPS" would sort before "312 TFLOPS" as text; as numbers it comes after.
+    open_page(page, site_url + "/fr/entrainement-llm/", 1280)
+    page.get_by_role("button", name="Tenseurs BF16").click()
+    values = [float(v) for v in column_values(page, "5") if v is not None]
+    assert values == sorted(values) and values[-1] == 1307.4
+
+
+@pytest.mark.parametrize(("path", "expected"), [("/fr/recherche/", "/fr/gpu/h100-sxm/"),
+                                                ("/en/search/", "/en/gpus/h100-sxm/")])
+def test_search_finds_a_gpu_page_in_the_current_language(page: Page, site_url: str, path: str, expected: str):
+    errors = open_page(page, site_url + path, 375)
+    page.fill("#search-query", "H100 SXM")
+    results = page.locator(".search-results li a")
+    expect(results.first).to_be_visible(timeout=10_000)
+    hrefs = results.evaluate_all("links => links.map(a => new URL(a.href).pathname)")
+    assert expected in hrefs
+    language = path.split("/")[1]
+    assert all(href.startswith(f"/{language}/") for href in hrefs)
+    assert errors == []
+
+
+@pytest.fixture(scope="module")
+def axe_page(browser: Browser):
+    # Only the axe tests bypass the page's CSP: they inject axe-core as an inline script.
+    context = browser.new_context(bypass_csp=True)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("path", EVERY_PAGE)
+def test_axe_reports_no_violations(axe_page: Page, site_url: str, path: str, width: int):
+    axe_page.set_viewport_size({"width": width, "height": 900})
+    axe_page.goto(site_url + path)
+    axe_page.add_script_tag(path=str(AXE))
+    result = axe_page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    violations = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]]
+    assert violations == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_colour_contrast_in_both_schemes(axe_page: Page, site_url: str, scheme: str):
+    axe_page.emulate_media(color_scheme=scheme)
+    axe_page.goto(site_url + TEMPLATES["use case"][0])
+    axe_page.add_script_tag(path=str(AXE))
+    result = axe_page.evaluate("() => axe.run(document, {runOnly: ['color-contrast']})")
+    assert [v["id"] for v in result["violations"]] == []
+
+
+def test_nu_html_checker_finds_no_error_on_any_page(built_site: Path):
+    java = shutil.which("java")
+    assert java, "the Nu HTML Checker needs Java (apt-get install default-jre-headless)"
+    result = subprocess.run([java, "-jar", str(VNU), "--errors-only", "--skip-non-html", "--format", "json",
+                             str(built_site)], capture_output=True, text=True, timeout=600)
+    messages = json.loads(result.stderr or result.stdout)["messages"]
+    errors = [f"{m.get('url', '').split('/site/')[-1]}: {m['message']}" for m in messages]
+    assert errors == []
+    assert len(list(built_site.rglob("*.html"))) > 400
