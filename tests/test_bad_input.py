@@ -162,4 +162,4 @@ def test_a_good_build_prints_one_summary_line(tmp_path: Path):
     result = run_build(root)
     assert result.returncode == 0
     assert result.stdout.strip().count("\n") == 0
-    assert result.stdout.startswith("built 10 pages in ")
+    assert result.stdout.startswith("built 12 pages in ")
