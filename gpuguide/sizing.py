@@ -354,16 +354,15 @@ USEFUL_FP64_SHARE_OF_FP32 = Fraction(1, 10)
 
 
 def has_useful_fp64(fp64_tflops: Real | None, fp32_tflops: Real | None) -> bool | None:
-    """Whether a GPU has useful FP64: FP64 vector ≥ FP32 ÷ 10. Not published FP64 counts as not useful.
+    """Whether a GPU has useful FP64: FP64 vector ≥ FP32 ÷ 10.
 
-    None only when FP64 is published but FP32 is not, so the share cannot be computed.
+    None ("not published") when either figure is missing: a data-centre GPU whose vendor has not
+    published FP64 yet (B200) must not read as "no FP64".
 
     >>> has_useful_fp64(34, 67), has_useful_fp64(1.4, 91.6), has_useful_fp64(None, 91.6)
-    (True, False, False)
+    (True, False, None)
     """
-    if fp64_tflops is None:
-        return False
-    if fp32_tflops is None:
+    if fp64_tflops is None or fp32_tflops is None:
         return None
     return exact(fp64_tflops) >= exact(fp32_tflops) * USEFUL_FP64_SHARE_OF_FP32
 

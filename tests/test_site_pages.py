@@ -58,7 +58,7 @@ def test_every_internal_link_and_anchor_resolves(pages, built_site):
 
 def test_every_page_links_to_its_translation_and_back(pages):
     for path, soup in pages.items():
-        if path == "index.html":
+        if path in ("index.html", "404.html"):  # the language chooser; a copy of fr/404/ for servers
             continue
         lang = soup.html["lang"]
         switches = soup.select(".language-switcher a[hreflang]")
@@ -129,3 +129,77 @@ def test_gpu_page_shows_what_it_can_do_for_each_use_case(pages, dataset):
     # Independent of the page: 80 GB × 80 % ÷ 16 bytes = 4.0B, × 8 = 32B → "≈ 30B".
     assert figures["Full training, 1 GPU"] == "≈ 4B"
     assert figures["Full training, 8 GPUs"] == "≈ 30B"
+
+
+def test_hreflang_alternates_are_reciprocal_and_exist(pages, dataset):
+    base = dataset.config.base_url.rstrip("/")
+    for path, soup in pages.items():
+        alternates = {link["hreflang"]: link["href"] for link in soup.select("link[rel=alternate][hreflang]")}
+        if not alternates:
+            continue
+        canonical = soup.select_one("link[rel=canonical]")["href"]
+        assert alternates[soup.html["lang"]] == canonical
+        assert alternates["x-default"] == alternates[dataset.config.default_language]
+        for lang, address in alternates.items():
+            target = address.removeprefix(base).lstrip("/") + "index.html"
+            assert target in pages, f"{path}: hreflang {lang} → {address} was not built"
+            back = {link["hreflang"]: link["href"] for link in pages[target].select("link[rel=alternate][hreflang]")}
+            assert back == alternates
+
+
+def test_sitemap_lists_every_indexable_page_with_its_alternates(pages, built_site, dataset):
+    from lxml import etree
+
+    tree = etree.parse(str(built_site / "sitemap.xml"))
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    base = dataset.config.base_url.rstrip("/")
+    locations = tree.xpath("//s:url/s:loc/text()", namespaces=ns)
+    indexable = {p for p in pages if p.endswith("index.html") and p != "index.html" and "/404/" not in p}
+    assert {loc.removeprefix(base).lstrip("/") + "index.html" for loc in locations} == indexable
+    first = tree.xpath("//s:url", namespaces=ns)[0]
+    assert {link.get("hreflang") for link in first.xpath("x:link", namespaces=ns)} == {"fr", "en", "x-default"}
+    robots = (built_site / "robots.txt").read_text()
+    assert f"Sitemap: {base}/sitemap.xml" in robots
+
+
+def test_use_case_tables_match_the_sizing_library(pages, dataset):
+    """Recompute a sample of every use-case table through the sizing library, not through the page."""
+    checks = {
+        "train_8gpu": lambda gpu: formatting.approx_params(sizing.full_training_params(gpu.memory_gb, 8), "en_US"),
+        "lora_1gpu": lambda gpu: formatting.approx_params(sizing.lora_finetune_params(gpu.memory_gb), "en_US"),
+        "qlora_1gpu": lambda gpu: formatting.approx_params(sizing.qlora_finetune_params(gpu.memory_gb), "en_US"),
+        "infer_int4_1gpu": lambda gpu: formatting.approx_params(
+            sizing.inference_params(gpu.memory_gb, "int4"), "en_US"),
+        "fp64": lambda gpu: formatting.tflops(gpu.fp64_tflops, "en_US") if gpu.fp64_tflops else "Not published",
+        "memory": lambda gpu: formatting.memory_gb(gpu.memory_gb, "en_US"),
+    }
+    seen = set()
+    for path in ("en/llm-training/", "en/fine-tuning/", "en/llm-inference/", "en/scientific-computing/",
+                 "en/3d-rendering-vfx/", "en/image-video-generation/"):
+        soup = pages[path + "index.html"]
+        headers = [th.get("data-column") for th in soup.select("#gpu-table thead th")]
+        for row in soup.select("#gpu-table tbody tr"):
+            gpu = dataset.gpus[row["data-gpu"]]
+            cells = row.find_all(["th", "td"])
+            for column, check in checks.items():
+                if column in headers:
+                    assert text(cells[headers.index(column)]) == text(BeautifulSoup(check(gpu), "lxml")), \
+                        f"{path} {gpu.id} {column}"
+                    seen.add(column)
+    assert seen == set(checks)
+
+
+def test_decode_column_is_the_bandwidth_bound(pages, dataset):
+    soup = pages["en/llm-inference/index.html"]
+    headers = [th.get("data-column") for th in soup.select("#gpu-table thead th")]
+    column = headers.index("decode_upper_bound:llama-3-1-8b:bf16")
+    llama = dataset.llm_models["llama-3-1-8b"]
+    for row in soup.select("#gpu-table tbody tr"):
+        gpu = dataset.gpus[row["data-gpu"]]
+        cell = row.find_all(["th", "td"])[column]
+        if gpu.bandwidth_gbs is None:
+            assert text(cell) == "Not published"
+            continue
+        # bandwidth (bytes/s) ÷ bytes of BF16 weights (2 per parameter), whole tokens
+        expected = int(gpu.bandwidth_gbs * 10**9 // (llama.parameters * 2))
+        assert text(cell) == f"≤ {expected:,} tokens/s"
