@@ -90,6 +90,7 @@ class Library:
     """Every page found under ``content/``, sorted, with the translation map."""
 
     pages: list[Page] = field(default_factory=list)
+    _translations: tuple[int, dict[str, dict[str, Page]]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def published(self) -> list[Page]:
@@ -105,9 +106,13 @@ class Library:
 
     @property
     def translations(self) -> dict[str, dict[str, Page]]:
+        """Translation key → {language: page}; computed once per set of pages (templates ask often)."""
+        if self._translations is not None and self._translations[0] == len(self.pages):
+            return self._translations[1]
         table: dict[str, dict[str, Page]] = {}
         for page in self.pages:
             table.setdefault(page.meta.translation_key, {})[page.lang] = page
+        self._translations = (len(self.pages), table)
         return table
 
     def translation(self, page: Page, lang: str) -> Page | None:
