@@ -58,6 +58,9 @@ class PageMeta(Strict):
     table: TableSpec | None = None
     table_note: str | None = None  # Markdown (shortcodes allowed) printed under the table
     draft: bool = False  # a draft is not published; its title and summary may still be listed
+    # On a translation: the start of the hash of the source page's body it was made from (see translations).
+    translated_from: str | None = Field(default=None, pattern=r"^[0-9a-f]{8,64}$",
+                                        description="the hash `python build.py translations --stamp <file>` writes")
 
 
 @dataclass
@@ -253,8 +256,27 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
                                    did_you_mean(gpu_id, dataset.gpus) or "use an id from data/gpus.yaml")
             for index, column in enumerate(meta.table.columns):
                 _check_column(column, page, ("table", "columns", index), dataset, problems)
+    default = dataset.config.default_language
+    default_keys = [page.meta.translation_key for page in library.pages
+                    if page.lang == default and page.record is None]
     for key, pages in library.translations.items():
         langs = sorted(pages)
+        if default not in pages:
+            # The default language is the source: a translation of nothing is a typo in its key.
+            for page in pages.values():
+                if page.record is None:
+                    pos = page.front_matter.position(("translation_key",))
+                    problems.error(page.source, pos.line, pos.column,
+                                   f"the translation key `{key}` matches no `{default}` page",
+                                   did_you_mean(key, default_keys)
+                                   or f"use the `translation_key` of the `{default}` page this page translates")
+            continue
+        for lang, page in pages.items():
+            if lang == default and page.meta.translated_from is not None and page.record is None:
+                pos = page.front_matter.position(("translated_from",))
+                problems.error(page.source, pos.line, pos.column,
+                               f"a `{default}` page is the source of its translations, not a translation",
+                               "remove `translated_from`")
         for lang in dataset.config.languages:
             if lang not in pages:
                 page = pages[langs[0]]
