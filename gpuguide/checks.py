@@ -66,6 +66,8 @@ def check_links(pages: dict[str, str], files: set[str], sources: dict[str, Path]
                 target = posixpath.join(target, "index.html") if parts.path else target
             source = sources.get(path, Path(path))
             line = link_lines.get(path, {}).get(href, 1)
+            if line == 0:
+                continue  # reported when the Markdown was rendered
             if target.startswith("..") or (target not in parsed and target not in files):
                 problems.error(source, line, 1, f"link to a page that does not exist: `{href}`",
                                "link to a published page (drafts and missing translations are not built)")

@@ -93,6 +93,7 @@ class Library:
     """Every page found under ``content/``, sorted, with the translation map."""
 
     pages: list[Page] = field(default_factory=list)
+    unreadable: list[tuple[str, Path]] = field(default_factory=list)  # (language, file) that failed to load
     _translations: tuple[int, dict[str, dict[str, Page]]] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -147,6 +148,8 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems)
             page = _load_page(path, lang, problems)
             if page is not None:
                 library.pages.append(page)
+            else:
+                library.unreadable.append((lang, path))
     if dataset is not None:
         library.pages.extend(_generated_pages(library, dataset, problems))
         _check_pages(library, dataset, problems)
@@ -261,7 +264,8 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
                     if page.lang == default and page.record is None]
     for key, pages in library.translations.items():
         langs = sorted(pages)
-        if default not in pages:
+        if default not in pages and not any(lang == default for lang, _ in library.unreadable):
+            # (When a source file failed to load, its key is unknown: that error is reported already.)
             # The default language is the source: a translation of nothing is a typo in its key.
             for page in pages.values():
                 if page.record is None:
@@ -277,6 +281,8 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
                 problems.error(page.source, pos.line, pos.column,
                                f"a `{default}` page is the source of its translations, not a translation",
                                "remove `translated_from`")
+        if default not in pages:
+            continue
         for lang in dataset.config.languages:
             if lang not in pages:
                 page = pages[langs[0]]

@@ -72,14 +72,20 @@ def _link_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict
     if href.startswith(("http://", "https://", "//")):
         token.attrSet("rel", "noopener")
     elif not parts.scheme and parts.path.endswith(".md") and not parts.path.startswith("/"):
-        href = _page_link(unquote(parts.path), parts.fragment, line, env)
+        resolved = _page_link(unquote(parts.path), parts.fragment, line, env)
+        if resolved is None:
+            line = 0  # reported already: the link check skips it
+        href = resolved or href
         token.attrSet("href", href)
     env.setdefault("links", {}).setdefault(href, line)
     return self.renderToken(tokens, idx, options, env)
 
 
-def _page_link(md_path: str, fragment: str, line: int, env: dict) -> str:
-    """``entrainement-llm.md#anchor`` (relative to the page's file) → that page's relative URL."""
+def _page_link(md_path: str, fragment: str, line: int, env: dict) -> str | None:
+    """``entrainement-llm.md#anchor`` (relative to the page's file) → that page's relative URL.
+
+    None after reporting that no published page comes from that file.
+    """
     resolve = env.get("resolve_source_link")
     try:
         if resolve is None:
@@ -91,7 +97,7 @@ def _page_link(md_path: str, fragment: str, line: int, env: dict) -> str:
                                   f"link to a Markdown file that is not a published page: `{md_path}`",
                                   exc.args[0] if exc.args and exc.args[0] else
                                   "link to a page's .md file, relative to this file (drafts are not published)")
-        return md_path
+        return None
     return f"{url}#{fragment}" if fragment else url
 
 

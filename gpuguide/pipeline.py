@@ -100,7 +100,7 @@ def render_site(project: Project, site: LoadedSite, strict: bool = False,
                 progress: Progress | None = None) -> tuple[dict[str, str], dict[str, dict[str, int]]]:
     """Every published page's HTML by output path, and each page's Markdown link lines.
 
-    Raises BuildFailed if any page failed.
+    A page that failed is left out, its problems reported in ``site.problems``.
     """
     renderer = PageRenderer(site.dataset, site.library, project.templates_dir, site.problems)
     rendered: dict[str, str] = {}
@@ -114,7 +114,6 @@ def render_site(project: Project, site: LoadedSite, strict: bool = False,
     root = renderer.render_root()
     if root is not None:
         rendered["index.html"] = root
-    site.problems.raise_if_errors(strict)
     return rendered, renderer.link_lines
 
 
@@ -127,7 +126,9 @@ def check_site(project: Project, strict: bool = False, progress: Progress | None
     rendered, link_lines = render_site(project, site, strict, progress)
     assets = _asset_files(project)
     sources = {str(page.output_path): page.source for page in site.library.published}
-    check_links(rendered, set(assets), sources, site.problems, link_lines)
+    # Pages that failed to render are already reported: links to them are not broken links too.
+    failed = {path for path in [*sources, "index.html"] if path not in rendered}
+    check_links(rendered, set(assets) | failed, sources, site.problems, link_lines)
     site.problems.raise_if_errors(strict)
     return CheckedSite(site, rendered, assets)
 
