@@ -51,6 +51,8 @@ CASES = {
                          "invalid YAML", line_of="\tmemory_type"),
     "unclosed quote": Break(FR_PAGE, "short_name: entraînement de LLM", 'short_name: "entraînement de LLM',
                             "invalid YAML", line_of=None),
+    "control character in YAML": Break("data/gpus.yaml", "    model: B200\n", "    model: B2\x0800\n",
+                                       "invalid YAML: the character U+0008 is not allowed"),
     "duplicated key": Break("data/gpus.yaml", "    model: B200\n", "    model: B200\n    model: B201\n",
                             "duplicated key `model`", line_of="    model: B201"),
     "typo in a front-matter key": Break(FR_PAGE, "\ntitle:", "\ntitel:", "unknown field `titel`",
