@@ -45,12 +45,15 @@ def parse_page(html: str) -> ParsedPage:
     return ParsedPage(collector.ids, collector.links)
 
 
-def check_links(pages: dict[str, str], files: set[str], sources: dict[str, Path], problems: Problems) -> None:
+def check_links(pages: dict[str, str], files: set[str], sources: dict[str, Path], problems: Problems,
+                link_lines: dict[str, dict[str, int]] | None = None) -> None:
     """Report every internal link or anchor that points to nothing in the output.
 
     ``pages`` maps each output path (``fr/entrainement-llm/index.html``) to its HTML, ``files``
-    holds every other output file, ``sources`` maps output paths to the Markdown they came from.
+    holds every other output file, ``sources`` maps output paths to the Markdown they came from,
+    ``link_lines`` gives the Markdown line of each link written in a page's source (others: line 1).
     """
+    link_lines = link_lines or {}
     parsed = {path: parse_page(html) for path, html in pages.items()}
     for path, page in sorted(parsed.items()):
         for href, html_line in page.links:
@@ -65,11 +68,14 @@ def check_links(pages: dict[str, str], files: set[str], sources: dict[str, Path]
             if parts.path.endswith("/") or parts.path in ("", "."):
                 target = posixpath.normpath(posixpath.join(target, "index.html")) if parts.path else target
             source = sources.get(path, Path(path))
+            line = link_lines.get(path, {}).get(href, 1)
+            if line == 0:
+                continue  # reported when the Markdown was rendered
             if target.startswith("..") or (target not in parsed and target not in files):
-                problems.error(source, 1, 1, f"link to a page that does not exist: `{href}`",
+                problems.error(source, line, 1, f"link to a page that does not exist: `{href}`",
                                "link to a published page (drafts and missing translations are not built)")
                 continue
             fragment = unquote(parts.fragment)
             if fragment and target in parsed and fragment not in parsed[target].ids:
-                problems.error(source, 1, 1, f"link to a missing anchor: `{href}`",
+                problems.error(source, line, 1, f"link to a missing anchor: `{href}`",
                                "check the heading's id in the target page")

@@ -60,6 +60,9 @@ class PageMeta(Strict):
     table_note: str | None = None  # Markdown (shortcodes allowed) printed under the table
     chart: str | None = None  # a numeric column of the table, drawn as a bar chart against price
     draft: bool = False  # a draft is not published; its title and summary may still be listed
+    # On a translation: the start of the hash of the source page's body it was made from (see translations).
+    translated_from: str | None = Field(default=None, pattern=r"^[0-9a-f]{8,64}$",
+                                        description="the hash `python build.py translations --stamp <file>` writes")
 
 
 @dataclass
@@ -92,6 +95,8 @@ class Library:
     """Every page found under ``content/``, sorted, with the translation map."""
 
     pages: list[Page] = field(default_factory=list)
+    unreadable: list[tuple[str, Path]] = field(default_factory=list)  # (language, file) that failed to load
+    _translations: tuple[int, dict[str, dict[str, Page]]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def published(self) -> list[Page]:
@@ -107,9 +112,13 @@ class Library:
 
     @property
     def translations(self) -> dict[str, dict[str, Page]]:
+        """Translation key → {language: page}; computed once per set of pages (templates ask often)."""
+        if self._translations is not None and self._translations[0] == len(self.pages):
+            return self._translations[1]
         table: dict[str, dict[str, Page]] = {}
         for page in self.pages:
             table.setdefault(page.meta.translation_key, {})[page.lang] = page
+        self._translations = (len(self.pages), table)
         return table
 
     def translation(self, page: Page, lang: str) -> Page | None:
@@ -141,6 +150,8 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems)
             page = _load_page(path, lang, problems)
             if page is not None:
                 library.pages.append(page)
+            else:
+                library.unreadable.append((lang, path))
     if dataset is not None:
         library.pages.extend(_generated_pages(library, dataset, problems))
         _check_pages(library, dataset, problems)
@@ -256,8 +267,30 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
                 pos = where(("chart",))
                 problems.error(page.source, pos.line, pos.column, f"`chart: {meta.chart}` is not a column of the table",
                                did_you_mean(meta.chart, plain) or f"use one of: {', '.join(plain)}")
+    default = dataset.config.default_language
+    default_keys = [page.meta.translation_key for page in library.pages
+                    if page.lang == default and page.record is None]
     for key, pages in library.translations.items():
         langs = sorted(pages)
+        if default not in pages and not any(lang == default for lang, _ in library.unreadable):
+            # (When a source file failed to load, its key is unknown: that error is reported already.)
+            # The default language is the source: a translation of nothing is a typo in its key.
+            for page in pages.values():
+                if page.record is None:
+                    pos = page.front_matter.position(("translation_key",))
+                    problems.error(page.source, pos.line, pos.column,
+                                   f"the translation key `{key}` matches no `{default}` page",
+                                   did_you_mean(key, default_keys)
+                                   or f"use the `translation_key` of the `{default}` page this page translates")
+            continue
+        for lang, page in pages.items():
+            if lang == default and page.meta.translated_from is not None and page.record is None:
+                pos = page.front_matter.position(("translated_from",))
+                problems.error(page.source, pos.line, pos.column,
+                               f"a `{default}` page is the source of its translations, not a translation",
+                               "remove `translated_from`")
+        if default not in pages:
+            continue
         for lang in dataset.config.languages:
             if lang not in pages:
                 page = pages[langs[0]]

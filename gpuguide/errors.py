@@ -30,7 +30,7 @@ class BuildFailed(Exception):
     """Raised at the end of a stage when it found errors; carries every problem of the run."""
 
     def __init__(self, problems: Iterable[Problem]):
-        self.problems = sorted(problems)
+        self.problems = sorted(set(problems))  # generated pages share a source: report each problem once
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

@@ -5,7 +5,8 @@
   The FAQ is returned as data, so the template renders it as an accordion and as JSON-LD.
 - ``{{ name key=value }}`` shortcodes print figures computed by the sizing library (``shortcodes``).
 - Headings get stable ASCII ids (for anchors); tables are wrapped in a focusable scroll region;
-  external links get ``rel="noopener"``.
+  external links get ``rel="noopener"``; a link to a page's source (``entrainement-llm.md#anchor``)
+  becomes that page's URL, as in MkDocs; every link's source line is kept for the link check.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.container import container_plugin
@@ -41,12 +44,61 @@ def _wrap_table_close(self: Any, tokens: list[Token], idx: int, options: Any, en
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
+def _source_lines(state: StateCore) -> None:
+    """Give each link its line in the Markdown (``token.meta["line"]``, 0-based within the text).
+
+    Inline children carry no ``map``: count the line breaks before each link in its block.
+    """
+    for block in state.tokens:
+        if block.type != "inline" or not block.map:
+            continue
+        line = block.map[0]
+        for child in block.children or []:
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            elif child.type == "link_open":
+                child.meta["line"] = line
+
+
 def _link_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
+    """External links get ``rel="noopener"``; links to a page's Markdown file become its URL.
+
+    Every link is recorded in ``env["links"]`` with its line, so the link check can point at it.
+    """
     token = tokens[idx]
     href = str(token.attrGet("href") or "")
+    line = env.get("line", 1) + token.meta.get("line", 0)
+    parts = urlsplit(href)
     if href.startswith(("http://", "https://", "//")):
         token.attrSet("rel", "noopener")
+    elif not parts.scheme and parts.path.endswith(".md") and not parts.path.startswith("/"):
+        resolved = _page_link(unquote(parts.path), parts.fragment, line, env)
+        if resolved is None:
+            line = 0  # reported already: the link check skips it
+        href = resolved or href
+        token.attrSet("href", href)
+    env.setdefault("links", {}).setdefault(href, line)
     return self.renderToken(tokens, idx, options, env)
+
+
+def _page_link(md_path: str, fragment: str, line: int, env: dict) -> str | None:
+    """``entrainement-llm.md#anchor`` (relative to the page's file) → that page's relative URL.
+
+    None after reporting that no published page comes from that file.
+    """
+    resolve = env.get("resolve_source_link")
+    try:
+        if resolve is None:
+            raise LookupError(None)
+        url = resolve(md_path)
+    except LookupError as exc:
+        if "problems" in env:
+            env["problems"].error(env["source"], line, 1,
+                                  f"link to a Markdown file that is not a published page: `{md_path}`",
+                                  exc.args[0] if exc.args and exc.args[0] else
+                                  "link to a page's .md file, relative to this file (drafts are not published)")
+        return None
+    return f"{url}#{fragment}" if fragment else url
 
 
 def _attr(text: str) -> str:
@@ -61,6 +113,7 @@ def markdown_parser() -> MarkdownIt:
     md.use(anchors_plugin, min_level=2, max_level=4, slug_func=heading_id)
     md.add_render_rule("table_open", _wrap_table_open)
     md.add_render_rule("table_close", _wrap_table_close)
+    md.core.ruler.push("source_lines", _source_lines)
     md.add_render_rule("link_open", _link_open)
     return md
 

@@ -1,8 +1,9 @@
 """The build, top-down: load → validate → compute and render → check → publish.
 
-``load_site`` reads and validates everything and writes nothing (``build.py check`` stops there);
-``build_site`` renders every page into memory, checks the links, writes a staging folder and swaps
-it into ``site/`` only when all of that succeeded.
+``load_site`` reads and validates everything; ``check_site`` also renders every page in memory and
+checks the links, and writes nothing (``build.py check`` stops there); ``build_site`` writes what
+``check_site`` produced into a staging folder and swaps it into ``site/`` only when all of that
+succeeded.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from .content import Library, load_library
 from .checks import check_links
@@ -21,6 +23,7 @@ from .publish import discard, staging_dir, swap_into_place
 from .render import PageRenderer
 from .search import build_search_index
 from .sitemap import robots_txt, sitemap_xml
+from .translations import check_translations
 
 log = logging.getLogger("gpuguide")
 
@@ -71,19 +74,45 @@ def load_site(project: Project, strict: bool = False) -> LoadedSite:
     problems = Problems(project.root)
     dataset = load_dataset(project.data_dir, problems)
     library = load_library(project.content_dir, dataset, problems)
+    if dataset is not None:
+        check_translations(library, dataset, problems)
     problems.raise_if_errors(strict)
     assert dataset is not None  # load_dataset returns None only after reporting an error
     return LoadedSite(dataset, library, problems)
 
 
-def render_site(project: Project, site: LoadedSite, strict: bool = False) -> dict[str, str]:
-    """Every published page's HTML by output path; raise BuildFailed if any page failed."""
+#: Called as ``progress(done, total)`` while pages render (the command line shows it on a terminal).
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class CheckedSite:
+    """A site rendered in memory whose links all resolve: what ``build`` writes and ``check`` discards."""
+
+    loaded: LoadedSite
+    pages: dict[str, str]  # output path → HTML
+    assets: dict[str, Path]  # output path → file to copy
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return sorted(set(self.loaded.problems.warnings))
+
+
+def render_site(project: Project, site: LoadedSite, strict: bool = False,
+                progress: Progress | None = None) -> tuple[dict[str, str], dict[str, dict[str, int]]]:
+    """Every published page's HTML by output path, and each page's Markdown link lines.
+
+    A page that failed is left out, its problems reported in ``site.problems``.
+    """
     renderer = PageRenderer(site.dataset, site.library, project.templates_dir, site.problems)
     rendered: dict[str, str] = {}
-    for page in site.library.published:
+    published = site.library.published
+    for done, page in enumerate(published, 1):
         html = renderer.render(page)
         if html is not None:
             rendered[str(page.output_path)] = html
+        if progress is not None:
+            progress(done, len(published))
     root = renderer.render_root()
     if root is not None:
         rendered["index.html"] = root
@@ -91,25 +120,36 @@ def render_site(project: Project, site: LoadedSite, strict: bool = False) -> dic
     not_found = site.library.find("not_found", site.dataset.config.default_language)
     if not_found is not None and str(not_found.output_path) in rendered:
         rendered["404.html"] = rendered[str(not_found.output_path)]
+    return rendered, renderer.link_lines
+
+
+def check_site(project: Project, strict: bool = False, progress: Progress | None = None) -> CheckedSite:
+    """Load, validate, render every page in memory and check every link; write nothing.
+
+    ``build.py check`` stops here, so template errors and broken links are caught without a build.
+    """
+    site = load_site(project, strict)
+    rendered, link_lines = render_site(project, site, strict, progress)
+    assets = _asset_files(project)
+    sources = {str(page.output_path): page.source for page in site.library.published}
+    # Pages that failed to render are already reported: links to them are not broken links too.
+    failed = {path for path in [*sources, "index.html"] if path not in rendered}
+    check_links(rendered, set(assets) | failed, sources, site.problems, link_lines)
     site.problems.raise_if_errors(strict)
-    return rendered
+    return CheckedSite(site, rendered, assets)
 
 
-def build_site(project: Project, strict: bool = False, search: bool = True) -> BuildResult:
+def build_site(project: Project, strict: bool = False, progress: Progress | None = None,
+               search: bool = True) -> BuildResult:
     """Build the whole site into ``site/``; on any error ``site/`` is left exactly as it was.
 
     ``search=False`` skips the Pagefind index (faster previews and benchmarks).
     """
     started = time.perf_counter()
-    site = load_site(project, strict)
-    rendered = render_site(project, site, strict)
-    assets = _asset_files(project)
-    sources = {str(page.output_path): page.source for page in site.library.published}
-    check_links(rendered, set(assets), sources, site.problems)
-    site.problems.raise_if_errors(strict)
-
+    checked = check_site(project, strict, progress)
+    site = checked.loaded
     config = site.dataset.config
-    texts = {**rendered,
+    texts = {**checked.pages,
              "sitemap.xml": sitemap_xml(site.library, config.base_url, config.default_language),
              "robots.txt": robots_txt(config.base_url)}
     staging = staging_dir(project.site_dir)
@@ -118,7 +158,7 @@ def build_site(project: Project, strict: bool = False, search: bool = True) -> B
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(html, encoding="utf-8")
-        for relative, source in sorted(assets.items()):
+        for relative, source in sorted(checked.assets.items()):
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
@@ -129,7 +169,7 @@ def build_site(project: Project, strict: bool = False, search: bool = True) -> B
     except BaseException:
         discard(staging)
         raise
-    return BuildResult(len(rendered), time.perf_counter() - started, site.problems.warnings)
+    return BuildResult(len(checked.pages), time.perf_counter() - started, checked.warnings)
 
 
 def _asset_files(project: Project) -> dict[str, Path]:

@@ -7,6 +7,7 @@ strings through ``ui("key")``; numbers are already formatted by ``tables``/``for
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import sys
 import traceback
@@ -21,7 +22,7 @@ from markupsafe import Markup
 from . import formatting, sizing
 from .content import Library, Page
 from .datasets import Dataset
-from .errors import Problems
+from .errors import Problems, did_you_mean
 from .markdown import render_body, render_inline
 from .shortcodes import ShortcodeContext
 from .strings import MissingUiString, ui_text
@@ -99,6 +100,23 @@ class PageRenderer:
         self.templates_dir = templates_dir
         self.problems = problems
         self.env = make_environment(templates_dir)
+        # Output path → {href: line in the Markdown source}: where the link check points editors.
+        self.link_lines: dict[str, dict[str, int]] = {}
+        self._pages_by_source = {os.path.normpath(page.source): page
+                                 for page in library.published if page.record is None}
+
+    def source_link(self, page: Page, md_path: str) -> str:
+        """The URL, relative to ``page``, of the page written in ``md_path`` (relative to ``page``'s file).
+
+        Raises LookupError with a hint when no published page comes from that file.
+        """
+        target = self._pages_by_source.get(os.path.normpath(page.source.parent / md_path))
+        if target is None:
+            candidates = [os.path.relpath(source, page.source.parent).replace(os.sep, "/")
+                          for source in self._pages_by_source]
+            raise LookupError(did_you_mean(md_path, candidates)
+                              or "link to a published page's .md file, relative to this file")
+        return relative_url(page.url, target.url)
 
     def url_of(self, translation_key: str, lang: str) -> str | None:
         """The URL of a published page, or None: templates never link to a page that was not built."""
@@ -139,6 +157,8 @@ class PageRenderer:
         md_env: dict[str, Any] = {
             "shortcodes": ShortcodeContext(self.dataset, lang, ui),
             "table_label": ui("table_region_label"),
+            "resolve_source_link": lambda md_path: self.source_link(page, md_path),
+            "links": self.link_lines.setdefault(str(page.output_path), {}),
         }
         body = render_body(page.body, page.source, page.body_line, self.problems, md_env)
 

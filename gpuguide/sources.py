@@ -64,7 +64,11 @@ class _PositionLoader(yaml.SafeLoader):
 
 def parse_yaml(text: str, path: Path, problems: Problems, line_offset: int = 0) -> YamlDocument | None:
     """Parse one YAML document; report syntax errors and duplicate keys with their line."""
-    loader = _PositionLoader(text)
+    try:
+        loader = _PositionLoader(text)
+    except yaml.reader.ReaderError as exc:  # a control character: the reader refuses the text up front
+        _reader_error(exc, text, path, problems, line_offset)
+        return None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -86,11 +90,22 @@ def parse_yaml(text: str, path: Path, problems: Problems, line_offset: int = 0) 
         hint = _yaml_hint(message, text, mark)
         problems.error(path, line, column, f"invalid YAML: {message}", hint)
         return None
+    except yaml.reader.ReaderError as exc:
+        _reader_error(exc, text, path, problems, line_offset)
+        return None
     except yaml.YAMLError as exc:  # errors without a position
         problems.error(path, 1 + line_offset, 1, f"invalid YAML: {exc}")
         return None
     finally:
         loader.dispose()
+
+
+def _reader_error(exc: yaml.reader.ReaderError, text: str, path: Path, problems: Problems, line_offset: int) -> None:
+    before = text[: exc.position]
+    line = before.count("\n") + 1 + line_offset
+    column = exc.position - (before.rfind("\n") + 1) + 1
+    problems.error(path, line, column, f"invalid YAML: the character U+{exc.character:04X} is not allowed",
+                   "delete the invisible control character (it often comes from copy and paste)")
 
 
 def _yaml_hint(message: str, text: str, mark: Any) -> str:

@@ -18,6 +18,7 @@ import pytest
 from conftest import ROOT, copy_project
 
 FR_PAGE = "content/fr/entrainement-llm.md"
+FR_GUIDE = "content/fr/guides/choisir-gpu-deep-learning-llm.md"
 
 
 @dataclass
@@ -50,6 +51,8 @@ CASES = {
                          "invalid YAML", line_of="\tmemory_type"),
     "unclosed quote": Break(FR_PAGE, "short_name: entraînement de LLM", 'short_name: "entraînement de LLM',
                             "invalid YAML", line_of=None),
+    "control character in YAML": Break("data/gpus.yaml", "    model: B200\n", "    model: B2\x0800\n",
+                                       "invalid YAML: the character U+0008 is not allowed"),
     "duplicated key": Break("data/gpus.yaml", "    model: B200\n", "    model: B200\n    model: B201\n",
                             "duplicated key `model`", line_of="    model: B201"),
     "typo in a front-matter key": Break(FR_PAGE, "\ntitle:", "\ntitel:", "unknown field `titel`",
@@ -67,6 +70,28 @@ CASES = {
     "shortcode with a wrong argument": Break(FR_PAGE, "{{ usable_memory_share }}",
                                              "{{ usable_memory_share gpu=h100 }}",
                                              "`usable_memory_share` has no argument `gpu`", line_of="table_note:"),
+    "link to a page that does not exist": Break(FR_GUIDE, "](../../entrainement-llm/)", "](../../entrainement-lm/)",
+                                                "link to a page that does not exist: `../../entrainement-lm/`",
+                                                line_of="Pour aller plus loin"),
+    "link to a missing anchor": Break(FR_GUIDE, "](../../entrainement-llm/)",
+                                      "](../../entrainement-llm/#nulle-part)",
+                                      "link to a missing anchor: `../../entrainement-llm/#nulle-part`",
+                                      line_of="Pour aller plus loin"),
+    "link to a Markdown file that is no page": Break(
+        FR_GUIDE, "](../../entrainement-llm/)", "](../entrainement-lm.md)",
+        "link to a Markdown file that is not a published page: `../entrainement-lm.md` "
+        "(did you mean `../entrainement-llm.md`?)", line_of="Pour aller plus loin"),
+    "link to a missing anchor of a Markdown file": Break(
+        FR_GUIDE, "](../../entrainement-llm/)", "](../entrainement-llm.md#nulle-part)",
+        "link to a missing anchor: `../../entrainement-llm/#nulle-part`", line_of="Pour aller plus loin"),
+    "translation key that matches no source page": Break(
+        "content/en/fine-tuning.md", "translation_key: use-case/fine-tuning\n",
+        "translation_key: use-case/fine-tunin\n",
+        "the translation key `use-case/fine-tunin` matches no `fr` page (did you mean `use-case/fine-tuning`?)"),
+    "slug that climbs out of site/": Break(FR_PAGE, "slug: entrainement-llm\n", "slug: ../evil\n",
+                                           "`slug`: string should match pattern"),
+    "absolute slug": Break(FR_PAGE, "slug: entrainement-llm\n", "slug: /abs\n",
+                           "`slug`: string should match pattern"),
     "undefined template variable": Break("templates/use_case.html", "{{ meta.title }}</h1>",
                                          "{{ meta.titel }}</h1>", "template error", line_of="{{ meta.titel }}"),
 }
@@ -165,3 +190,28 @@ def test_a_good_build_prints_one_summary_line(tmp_path: Path):
     assert result.stdout.strip().count("\n") == 0
     pages = len(list((root / "site").rglob("*.html")))
     assert result.stdout.startswith(f"built {pages} pages in ")
+
+
+@pytest.mark.parametrize("case", ["link to a missing anchor", "undefined template variable",
+                                  "translation key that matches no source page"])
+def test_check_renders_and_checks_links_without_writing(project: Path, case: str):
+    """``check`` catches template errors and broken links too, and writes nothing."""
+    before = _fingerprint(project / "site")
+    line = CASES[case].apply(project)
+    result = run_build(project, "check")
+    assert result.returncode == 1
+    assert f"{CASES[case].file}:{line}:" in result.stderr and CASES[case].message in result.stderr, result.stderr
+    assert _fingerprint(project / "site") == before
+    assert sorted(p.name for p in project.iterdir()) == ["content", "data", "site", "templates"]
+
+
+def test_a_link_to_a_markdown_file_becomes_the_page_url(project: Path):
+    guide = project / FR_GUIDE
+    guide.write_text(guide.read_text(encoding="utf-8").replace(
+        "](../../entrainement-llm/)", "](../entrainement-llm.md#ce-qui-compte-entrainement-de-llm)"),
+        encoding="utf-8")
+    result = run_build(project)  # (the English translation is now stale: a warning)
+    assert result.returncode == 0, result.stderr
+    html = (project / "site/fr/guides/choisir-gpu-deep-learning-llm/index.html").read_text(encoding="utf-8")
+    assert 'href="../../entrainement-llm/#ce-qui-compte-entrainement-de-llm"' in html
+    assert ".md" not in html.replace("entrainement-llm.md", "")  # no Markdown path left in the output

@@ -49,3 +49,36 @@ def test_prices_round_trip_to_the_cent(value):
     english = formatting.usd(float(value), EN)
     assert english.startswith("$")
     assert float(english[1:].replace(",", "")) == float(value)
+
+
+FLOAT_FORMATTERS = [formatting.memory_gb, formatting.bandwidth_gbs, formatting.tflops, formatting.usd,
+                    formatting.percent, formatting.ratio, formatting.plain_number]
+INT_FORMATTERS = [formatting.approx_params, formatting.watts, formatting.whole_number, formatting.billions]
+positive_floats = st.floats(min_value=1e-9, max_value=1e15, allow_nan=False, allow_infinity=False)
+
+
+@given(positive_floats)
+def test_float_formatters_never_crash_and_are_stable(value):
+    """Any positive figure prints, with a digit, the same way every time, in both languages."""
+    for locale in (FR, EN):
+        for function in FLOAT_FORMATTERS:
+            first = function(value, locale)
+            function.cache_clear()
+            assert function(value, locale) == first
+            assert isinstance(first, str) and any(char.isdigit() for char in first)
+
+
+@given(st.integers(min_value=1, max_value=10**15))
+def test_integer_formatters_never_crash_and_are_stable(value):
+    for locale in (FR, EN):
+        for function in INT_FORMATTERS:
+            first = function(value, locale)
+            function.cache_clear()
+            assert function(value, locale) == first
+            assert any(char.isdigit() for char in first)
+
+
+@given(st.integers(min_value=0, max_value=10**6))
+def test_spelled_out_numbers_never_crash(value):
+    for locale in (FR, EN):
+        assert formatting.spelled_out(value, locale) == formatting.spelled_out(value, locale) != ""

@@ -1,0 +1,213 @@
+"""The dev server: ``python build.py serve`` serves ``site/`` on 127.0.0.1 and rebuilds on every edit.
+
+- Every change under ``content/``, ``data/`` or ``templates/`` runs the normal build (``build_site``),
+  so ``site/`` only ever holds a complete, good site: a failed rebuild leaves the last good one.
+- Live reload: HTML responses get ``<script src="/__livereload.js">`` (never written into ``site/``).
+  The site's Content-Security-Policy allows scripts from the site itself only and no ``fetch``, so
+  the script long-polls by loading ``/__livereload?since=<generation>`` as a script: the server
+  answers when the build generation changes (or after a while), and the page reloads on a change.
+- While the last rebuild failed, every HTML response shows its problems (file, line, message,
+  escaped) in an overlay, until the input is fixed.
+"""
+
+from __future__ import annotations
+
+import html
+import http.server
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import watchfiles
+
+from .errors import BuildFailed, Problem
+from .pipeline import Project, build_site
+
+#: How long a live-reload request waits for a new build before answering "no change".
+LONG_POLL_SECONDS = 20.0
+
+LIVERELOAD_JS = """\
+// gpuguide dev server: reload the page when a rebuild finishes (not part of the built site).
+(function () {
+  var me = document.currentScript;
+  var generation = me ? me.getAttribute("data-generation") : "0";
+  window.__gpuguideLivereload = function (latest) {
+    if (String(latest) !== String(generation)) { window.location.reload(); }
+  };
+  function poll() {
+    var script = document.createElement("script");
+    script.src = "/__livereload?since=" + encodeURIComponent(generation) + "&t=" + Date.now();
+    script.onload = function () { script.remove(); poll(); };
+    script.onerror = function () { script.remove(); setTimeout(poll, 1000); };
+    document.head.appendChild(script);
+  }
+  poll();
+})();
+"""
+
+OVERLAY_CSS = """\
+#gpuguide-build-error { position: fixed; inset: auto 0 0 0; max-height: 60vh; overflow: auto; z-index: 2147483647;
+  margin: 0; padding: 1rem 1.25rem; background: #fff4f4; color: #5c0000; border-top: 4px solid #c00;
+  font: 14px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; box-shadow: 0 -4px 16px #0003; }
+#gpuguide-build-error h2 { margin: 0 0 .5rem; font-size: 15px; }
+#gpuguide-build-error ol { margin: 0; padding-left: 1.5rem; }
+#gpuguide-build-error li { white-space: pre-wrap; overflow-wrap: anywhere; }
+"""
+
+
+class DevServer:
+    """Rebuilds on change and remembers the outcome: the build generation and the last problems."""
+
+    def __init__(self, project: Project, strict: bool = False):
+        self.project = project
+        self.strict = strict
+        self.generation = 0
+        self.problems: list[Problem] = []  # empty when the last build succeeded
+        self.changed = threading.Condition()
+        self.stop = threading.Event()
+
+    def rebuild(self) -> None:
+        """Run the normal build; on failure keep the last good site and remember why."""
+        started = time.perf_counter()
+        try:
+            result = build_site(self.project, self.strict, search=False)  # previews skip the search index
+            problems: list[Problem] = []
+            _log(f"rebuilt {result.pages_written} pages in {time.perf_counter() - started:.2f} s "
+                 f"({len(result.warnings)} warnings)")
+        except BuildFailed as failure:
+            problems = failure.problems
+            _log("\n".join(str(p) for p in problems))
+            _log(f"build failed: {len(problems)} problems; still serving the last good site")
+        except Exception as exc:  # a bug in the generator: keep serving, say what happened
+            problems = [Problem("(generator)", 1, 1, f"internal error: {type(exc).__name__}: {exc}",
+                                "rerun `python build.py --debug` and report it")]
+            _log(traceback.format_exc())
+        with self.changed:
+            self.problems = problems
+            self.generation += 1
+            self.changed.notify_all()
+
+    def watch(self) -> None:
+        """Rebuild after each batch of changes to the inputs, until ``stop`` is set."""
+        folders = [str(p) for p in (self.project.content_dir, self.project.data_dir, self.project.templates_dir)
+                   if p.is_dir()]
+        for _changes in watchfiles.watch(*folders, debounce=50, step=25, stop_event=self.stop,
+                                         raise_interrupt=False):
+            self.rebuild()
+
+    def wait_for_change(self, since: str, timeout: float = LONG_POLL_SECONDS) -> int:
+        """The build generation, as soon as it differs from ``since`` (or after ``timeout``)."""
+        with self.changed:
+            self.changed.wait_for(lambda: str(self.generation) != since, timeout=timeout)
+            return self.generation
+
+    def decorate(self, page: str) -> str:
+        """A served HTML page plus the live-reload script and, after a failed build, the error overlay."""
+        with self.changed:
+            generation, problems = self.generation, list(self.problems)
+        head = ('<link rel="stylesheet" href="/__livereload.css">'
+                f'<script src="/__livereload.js" data-generation="{generation}" defer></script>')
+        at = page.find("</head>")
+        page = page[:at] + head + page[at:] if at >= 0 else head + page
+        if problems:
+            overlay = error_overlay(problems)
+            at = page.rfind("</body>")
+            page = page[:at] + overlay + page[at:] if at >= 0 else page + overlay
+        return page
+
+
+def error_overlay(problems: list[Problem]) -> str:
+    """The problems of the failed build, escaped, as a fixed panel over the page."""
+    items = "".join(f"<li>{html.escape(str(problem))}</li>" for problem in problems)
+    return (f'<div id="gpuguide-build-error" role="alert"><h2>The last build failed: the page shows the '
+            f'last good site. Fix these and save:</h2><ol>{items}</ol></div>')
+
+
+def _error_page(problems: list[Problem]) -> str:
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Build failed</title></head>'
+            f'<body>{error_overlay(problems) if problems else "<p>Not found.</p>"}</body></html>')
+
+
+def make_handler(server: DevServer) -> type[http.server.SimpleHTTPRequestHandler]:
+    site_dir = server.project.site_dir
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any):
+            super().__init__(*args, directory=str(site_dir), **kwargs)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # one line per rebuild is enough
+
+        def do_GET(self) -> None:
+            route = urlsplit(self.path)
+            if route.path == "/__livereload.js":
+                return self._send(200, "text/javascript", LIVERELOAD_JS)
+            if route.path == "/__livereload.css":
+                return self._send(200, "text/css", OVERLAY_CSS)
+            if route.path == "/__livereload":
+                since = parse_qs(route.query).get("since", ["0"])[0]
+                generation = server.wait_for_change(since)
+                return self._send(200, "text/javascript", f"window.__gpuguideLivereload({generation});\n")
+            target = Path(self.translate_path(self.path))
+            if target.is_dir() and route.path.endswith("/"):
+                target = target / "index.html"
+            if target.is_file() and target.suffix == ".html":
+                try:
+                    page = target.read_text(encoding="utf-8")
+                except FileNotFoundError:  # swapped out by a rebuild this very moment
+                    page = _error_page(server.problems)
+                return self._send(200, "text/html; charset=utf-8", server.decorate(page))
+            if not target.exists():
+                with server.changed:
+                    problems = list(server.problems)
+                if problems or not site_dir.exists():
+                    return self._send(404, "text/html; charset=utf-8", server.decorate(_error_page(problems)))
+            return super().do_GET()
+
+        def _send(self, status: int, content_type: str, body: str) -> None:
+            data = body.encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def end_headers(self) -> None:
+            self.send_header("Cache-Control", "no-store")  # always the latest build
+            super().end_headers()
+
+    return Handler
+
+
+def serve(project: Project, port: int = 8000, strict: bool = False) -> int:
+    """Build, then serve ``site/`` (every language) on 127.0.0.1:``port`` and rebuild on change."""
+    server = DevServer(project, strict)
+    server.rebuild()
+    try:
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), make_handler(server))
+    except OSError as exc:
+        _log(f"serve: cannot listen on 127.0.0.1:{port}: {exc.strerror} (choose another with --port)")
+        return 1
+    httpd.daemon_threads = True
+    watcher = threading.Thread(target=server.watch, name="watch", daemon=True)
+    watcher.start()
+    _log(f"serving http://127.0.0.1:{httpd.server_address[1]}/ (every language); "
+         f"rebuilding on changes to content/, data/, templates/; Ctrl-C to stop")
+    try:
+        httpd.serve_forever(poll_interval=0.25)
+    except KeyboardInterrupt:
+        _log("stopped")
+    finally:
+        server.stop.set()
+        with server.changed:  # release the live-reload requests waiting for a build
+            server.changed.notify_all()
+        httpd.server_close()
+    return 0
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

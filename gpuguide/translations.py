@@ -1,0 +1,124 @@
+"""Translations: which pages are missing in a language, and which are older than their source.
+
+The default language (``default_language`` in data/site.yaml) is the source. A translation records
+what it was made from in its front matter, ``translated_from: <hash>``: the start of the SHA-256 of
+the source page's Markdown body. When the source body changes, its hash no longer matches and the
+translation is reported stale. ``build.py translations --stamp content/en/page.md`` writes the
+current hash after the translation has been brought up to date.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .content import Library, Page
+from .datasets import Dataset
+from .errors import Problems
+
+#: Hex digits of the hash written by ``--stamp``; a shorter prefix (at least 8) is accepted.
+HASH_LENGTH = 12
+
+Status = Literal["up to date", "stale", "unknown freshness", "missing"]
+
+
+def body_hash(body: str) -> str:
+    """The hash a translation records: line endings and surrounding blank space do not count.
+
+    >>> body_hash("Texte.\\n") == body_hash("Texte.\\r\\n\\n")
+    True
+    >>> len(body_hash("Texte."))
+    12
+    """
+    normalised = body.replace("\r\n", "\n").strip()
+    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()[:HASH_LENGTH]
+
+
+@dataclass(frozen=True)
+class TranslationStatus:
+    translation_key: str
+    lang: str
+    status: Status
+    source: Page | None  # the default-language page
+    page: Page | None  # the translation; None when missing
+
+
+def translation_statuses(library: Library, dataset: Dataset) -> list[TranslationStatus]:
+    """For each source page and each other language: up to date, stale, unknown freshness or missing."""
+    default = dataset.config.default_language
+    statuses: list[TranslationStatus] = []
+    for key, pages in sorted(library.translations.items()):
+        source = pages.get(default)
+        if source is None or source.record is not None:  # no source (an error), or a generated page
+            continue
+        for lang in dataset.config.languages:
+            if lang == default:
+                continue
+            page = pages.get(lang)
+            if page is None:
+                status: Status = "missing"
+            elif page.meta.translated_from is None:
+                status = "unknown freshness"
+            elif body_hash(source.body).startswith(page.meta.translated_from):
+                status = "up to date"
+            else:
+                status = "stale"
+            statuses.append(TranslationStatus(key, lang, status, source, page))
+    return statuses
+
+
+def check_translations(library: Library, dataset: Dataset, problems: Problems) -> None:
+    """Warn about stale translations and translations of unknown freshness (errors under --strict).
+
+    Missing translations are reported by ``content`` already.
+    """
+    for item in translation_statuses(library, dataset):
+        page, source = item.page, item.source
+        if page is None or source is None or item.status in ("up to date", "missing"):
+            continue
+        stamp = f"then run `python build.py translations --stamp {problems.relative(page.source)}`"
+        if item.status == "stale":
+            pos = page.front_matter.position(("translated_from",))
+            problems.warning(page.source, pos.line, pos.column,
+                             f"this translation is older than its source {problems.relative(source.source)} "
+                             f"(`translated_from: {page.meta.translated_from}`, the source is now "
+                             f"`{body_hash(source.body)}`)",
+                             f"bring the translation up to date, {stamp}")
+        else:
+            pos = page.front_matter.position(("translation_key",))
+            problems.warning(page.source, pos.line, pos.column,
+                             "unknown freshness: the page does not say which version of "
+                             f"{problems.relative(source.source)} it translates",
+                             f"check it against the source, {stamp}")
+
+
+def stamp(path: Path, library: Library, dataset: Dataset) -> str:
+    """Write the source's current hash into the translation at ``path``; only that line changes.
+
+    Returns the hash; raises ValueError (with a message for the editor) if ``path`` is not a translation.
+    """
+    wanted = path.resolve()
+    page = next((p for p in library.pages if p.source.resolve() == wanted and p.record is None), None)
+    if page is None:
+        raise ValueError(f"{path}: not a page under content/")
+    default = dataset.config.default_language
+    if page.lang == default:
+        raise ValueError(f"{path}: a `{default}` page is a source, not a translation; stamp its translations")
+    source = library.translations.get(page.meta.translation_key, {}).get(default)
+    if source is None:
+        raise ValueError(f"{path}: no `{default}` page has the translation key `{page.meta.translation_key}`")
+    digest = body_hash(source.body)
+    raw = page.source.read_bytes().decode("utf-8")
+    lines = raw.splitlines(keepends=True)
+    if page.meta.translated_from is not None:
+        index = page.front_matter.position(("translated_from",)).line - 1
+        ending = lines[index][len(lines[index].rstrip("\r\n")):]
+        lines[index] = f"translated_from: {digest}{ending}"
+    else:
+        index = page.front_matter.position(("translation_key",)).line - 1
+        ending = lines[index][len(lines[index].rstrip("\r\n")):] or "\n"
+        lines.insert(index + 1, f"translated_from: {digest}{ending}")
+    page.source.write_bytes("".join(lines).encode("utf-8"))
+    return digest

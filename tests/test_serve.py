@@ -1,0 +1,102 @@
+"""The dev server over real HTTP: live rebuilds, the last good site kept on errors, the error overlay."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, copy_project
+
+EN_PAGE = "content/en/llm-training.md"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def fetch(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.read().decode("utf-8")
+
+
+def wait_for(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = condition()
+            if value:
+                return value
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    """``build.py serve`` on a copy of the project; always terminated."""
+    root = copy_project(tmp_path / "project")
+    port = free_port()
+    log = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "serve", "--root", str(root),
+                                "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(lambda: "<html" in fetch(f"{base}/en/llm-training/"), 90, "the first build is served")
+        yield root, base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def test_dev_server_rebuilds_keeps_the_last_good_site_and_shows_errors(server):
+    root, base = server
+    page_url = f"{base}/en/llm-training/"
+    first = fetch(page_url)
+    assert '<script src="/__livereload.js"' in first
+    assert "__gpuguideLivereload" in fetch(f"{base}/__livereload.js")
+    assert fetch(f"{base}/__livereload?since=0").startswith("window.__gpuguideLivereload(")
+    assert "<html" in fetch(f"{base}/fr/entrainement-llm/")  # every language at once
+    assert not list((root / "site").rglob("__livereload*"))
+    assert "__livereload" not in (root / "site/en/llm-training/index.html").read_text(encoding="utf-8")
+
+    # An edit shows up without restarting.
+    page = root / EN_PAGE
+    page.write_text(page.read_text(encoding="utf-8").replace(
+        "title: GPUs for training large language models", "title: GPUs for training huge language models"),
+        encoding="utf-8")
+    wait_for(lambda: "GPUs for training huge language models" in fetch(page_url), 5, "the edit is served")
+
+    # A broken data file: the last good page is still served, with the error in an overlay.
+    gpus = root / "data/gpus.yaml"
+    good = gpus.read_text(encoding="utf-8")
+    broken = good.replace("memory_gb: 80\n", 'memory_gb: "80 Go"\n', 1)
+    line = broken[: broken.index('memory_gb: "80 Go"')].count("\n") + 1
+    gpus.write_text(broken, encoding="utf-8")
+    served = wait_for(lambda: (html := fetch(page_url)) and "gpuguide-build-error" in html and html, 10,
+                      "the error overlay")
+    assert "GPUs for training huge language models" in served
+    assert f"data/gpus.yaml:{line}:" in served and "`memory_gb`: input should be a valid number" in served
+    assert "&#x27;80 Go&#x27;" in served  # escaped
+
+    # Fixed: the overlay goes away.
+    gpus.write_text(good, encoding="utf-8")
+    wait_for(lambda: "gpuguide-build-error" not in fetch(page_url), 10, "the recovery")
