@@ -34,7 +34,16 @@ def heading_id(text: str) -> str:
 
 
 def _wrap_table_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
-    label = env.get("table_label", "")
+    # Each scroll region needs its own name: "Scrollable table: <the heading above it>" (numbered
+    # when one heading has several tables), so screen-reader users can tell them apart.
+    heading = next((tokens[j + 1].content for j in range(idx - 1, -1, -1)
+                    if tokens[j].type == "heading_open"), "")
+    label_for = env.get("table_label_for")
+    label = label_for(heading) if (heading and label_for) else env.get("table_label", "")
+    seen = env.setdefault("table_labels", {})
+    seen[label] = seen.get(label, 0) + 1
+    if seen[label] > 1:
+        label = f"{label} ({seen[label]})"
     env["table_count"] = env.get("table_count", 0) + 1
     return (f'<div class="table-scroll" role="region" tabindex="0" aria-label="{_attr(label)}">\n'
             + self.renderToken(tokens, idx, options, env))

@@ -157,6 +157,7 @@ class PageRenderer:
         md_env: dict[str, Any] = {
             "shortcodes": ShortcodeContext(self.dataset, lang, ui),
             "table_label": ui("table_region_label"),
+            "table_label_for": lambda heading: ui("table_region_label_for", heading=heading),
             "resolve_source_link": lambda md_path: self.source_link(page, md_path),
             "links": self.link_lines.setdefault(str(page.output_path), {}),
         }
