@@ -1,35 +1,19 @@
 """Checks on the rendered site before it is published: every internal link and anchor resolves.
 
-The HTML is parsed with the standard library's HTML parser, not matched with regular expressions.
+The HTML is parsed with lxml (libxml2's HTML parser, in C: a tenth of the standard library's
+parser's time on a big site), never matched with regular expressions.
 """
 
 from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from lxml import html as lxml_html
+
 from .errors import Problems
-
-
-class _LinkCollector(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.ids: set[str] = set()
-        self.links: list[tuple[str, int]] = []  # (href, line in the HTML)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        if values.get("id"):
-            self.ids.add(values["id"] or "")
-        if tag == "a" and values.get("name"):
-            self.ids.add(values["name"] or "")
-        if tag in ("a", "link") and values.get("href"):
-            self.links.append((values["href"] or "", self.getpos()[0]))
-        if tag in ("img", "script") and values.get("src"):
-            self.links.append((values["src"] or "", self.getpos()[0]))
 
 
 @dataclass
@@ -39,10 +23,12 @@ class ParsedPage:
 
 
 def parse_page(html: str) -> ParsedPage:
-    collector = _LinkCollector()
-    collector.feed(html)
-    collector.close()
-    return ParsedPage(collector.ids, collector.links)
+    """The ids a page defines and the links it makes (with their line in the HTML)."""
+    root = lxml_html.document_fromstring(html)
+    ids = {str(value) for value in root.xpath("//@id | //a/@name")}
+    links = [(str(value), value.getparent().sourceline or 1)
+             for value in root.xpath("//a/@href | //link/@href | //img/@src | //script/@src")]
+    return ParsedPage(ids, links)
 
 
 def check_links(pages: dict[str, str], files: set[str], sources: dict[str, Path], problems: Problems,

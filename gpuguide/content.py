@@ -27,7 +27,7 @@ Slug = Annotated[str, Field(pattern=r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0
 #: Layouts whose one Markdown file generates a page per GPU, or per pair of GPUs, from the dataset.
 GENERATOR_LAYOUTS = ("gpu", "comparison")
 Layout = Literal["use_case", "guide", "home", "catalogue", "comparisons", "gpu", "comparison", "search",
-                 "not_found"]
+                 "not_found", "guides"]
 
 
 class ModelColumn(Strict):
@@ -96,14 +96,23 @@ class Library:
 
     pages: list[Page] = field(default_factory=list)
     unreadable: list[tuple[str, Path]] = field(default_factory=list)  # (language, file) that failed to load
-    _translations: tuple[int, dict[str, dict[str, Page]]] | None = field(default=None, repr=False, compare=False)
+    # Indexes templates ask for hundreds of times per build, rebuilt when pages are added.
+    _memo: dict[tuple, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def _memoised(self, key: tuple, compute: Any) -> Any:
+        key = (len(self.pages), *key)
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @property
     def published(self) -> list[Page]:
-        return [page for page in self.pages if not page.meta.draft and not page.is_generator]
+        return self._memoised(("published",), lambda: [
+            page for page in self.pages if not page.meta.draft and not page.is_generator])
 
     def by_layout(self, lang: str, layout: str) -> list[Page]:
-        return [page for page in self.published if page.lang == lang and page.meta.layout == layout]
+        return self._memoised(("by_layout", lang, layout), lambda: [
+            page for page in self.published if page.lang == lang and page.meta.layout == layout])
 
     def find(self, translation_key: str, lang: str) -> Page | None:
         """The published page with this key in this language."""
@@ -112,14 +121,13 @@ class Library:
 
     @property
     def translations(self) -> dict[str, dict[str, Page]]:
-        """Translation key → {language: page}; computed once per set of pages (templates ask often)."""
-        if self._translations is not None and self._translations[0] == len(self.pages):
-            return self._translations[1]
-        table: dict[str, dict[str, Page]] = {}
-        for page in self.pages:
-            table.setdefault(page.meta.translation_key, {})[page.lang] = page
-        self._translations = (len(self.pages), table)
-        return table
+        """Translation key → {language: page}."""
+        def compute() -> dict[str, dict[str, Page]]:
+            table: dict[str, dict[str, Page]] = {}
+            for page in self.pages:
+                table.setdefault(page.meta.translation_key, {})[page.lang] = page
+            return table
+        return self._memoised(("translations",), compute)
 
     def translation(self, page: Page, lang: str) -> Page | None:
         """The published page in ``lang`` with the same translation key, if there is one."""
@@ -127,8 +135,11 @@ class Library:
 
     def use_case_pages(self, lang: str, order: list[str]) -> list[Page]:
         """Use-case pages of one language (drafts included), in the dataset's order."""
-        pages = [p for p in self.pages if p.lang == lang and p.meta.layout == "use_case" and p.meta.use_case]
-        return sorted(pages, key=lambda p: order.index(p.meta.use_case) if p.meta.use_case in order else len(order))
+        def compute() -> list[Page]:
+            pages = [p for p in self.pages if p.lang == lang and p.meta.layout == "use_case" and p.meta.use_case]
+            return sorted(pages, key=lambda p: order.index(p.meta.use_case) if p.meta.use_case in order
+                          else len(order))
+        return self._memoised(("use_case_pages", lang, tuple(order)), compute)
 
 
 def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems) -> Library:

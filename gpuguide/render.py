@@ -6,6 +6,7 @@ strings through ``ui("key")``; numbers are already formatted by ``tables``/``for
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import posixpath
@@ -36,6 +37,7 @@ CHART_ROW_HEIGHT = 46
 ASSETS = ("style.css",)
 
 
+@functools.lru_cache(maxsize=65536)
 def relative_url(from_url: str, to_url: str) -> str:
     """Link from the page at ``from_url`` to ``to_url`` (both site-absolute), as a relative URL.
 
@@ -195,7 +197,9 @@ class PageRenderer:
             "breadcrumbs_json_ld": json_ld(self._breadcrumb_schema(breadcrumbs)) if breadcrumbs else None,
             "nav": self._nav(lang, ui),
             "use_case_menu": [link for link in self._use_case_links(lang) if link.url],
-            "guides_menu": [Link(guide.meta.title, guide.url) for guide in self.library.by_layout(lang, "guide")],
+            # The header links to the guides' index, never to every guide: a menu of all guides on
+            # every page would make the build quadratic in the number of guides.
+            "guides_url": self.url_of("guides", lang),
             "search_url": self.url_of("search", lang),
             "gpu_url": lambda gpu_id: self.url_of(f"gpu/{gpu_id}", lang),
             "intro_html": Markup(body.intro_html),
@@ -231,7 +235,8 @@ class PageRenderer:
         return self.dataset.config.base_url.rstrip("/") + site_url
 
     #: Where a page sits: the translation keys of its parents, home first.
-    PARENTS = {"home": (), "not_found": (), "gpu": ("home", "catalogue"), "comparison": ("home", "comparisons")}
+    PARENTS = {"home": (), "not_found": (), "gpu": ("home", "catalogue"), "comparison": ("home", "comparisons"),
+               "guide": ("home", "guides")}
 
     def _breadcrumbs(self, page: Page, ui: Any) -> list[Link]:
         """Home › section › page, linking only to pages that exist; empty on the home page."""
@@ -345,6 +350,10 @@ class PageRenderer:
             "guides": [Link(guide.meta.title, guide.url, description=guide.meta.description)
                        for guide in self.library.by_layout(page.lang, "guide")],
         }
+
+    def _context_guides(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+        return {"guides": [Link(guide.meta.title, guide.url, description=guide.meta.description)
+                           for guide in self.library.by_layout(page.lang, "guide")]}
 
     def _context_catalogue(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
         groups = []

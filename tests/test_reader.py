@@ -28,6 +28,7 @@ TEMPLATES = {
     "comparison": ("/fr/comparer/h100-sxm-vs-a100-sxm/", "/en/compare/h100-sxm-vs-a100-sxm/"),
     "comparisons": ("/fr/comparer/", "/en/compare/"),
     "search": ("/fr/recherche/", "/en/search/"),
+    "guides": ("/fr/guides/", "/en/guides/"),
     "not found": ("/fr/404/", "/en/404/"),
 }
 EVERY_PAGE = [path for pair in TEMPLATES.values() for path in pair] + ["/"]
