@@ -31,16 +31,16 @@ def parse_page(html: str) -> ParsedPage:
     return ParsedPage(ids, links)
 
 
-def check_links(pages: dict[str, str], files: set[str], sources: dict[str, Path], problems: Problems,
+def check_links(parsed: dict[str, ParsedPage], files: set[str], sources: dict[str, Path], problems: Problems,
                 link_lines: dict[str, dict[str, int]] | None = None) -> None:
     """Report every internal link or anchor that points to nothing in the output.
 
-    ``pages`` maps each output path (``fr/entrainement-llm/index.html``) to its HTML, ``files``
-    holds every other output file, ``sources`` maps output paths to the Markdown they came from,
-    ``link_lines`` gives the Markdown line of each link written in a page's source (others: line 1).
+    ``parsed`` maps each output path (``fr/entrainement-llm/index.html``) to its ids and links
+    (``parse_page``), ``files`` holds every other output file, ``sources`` maps output paths to
+    the Markdown they came from, ``link_lines`` gives the Markdown line of each link written in a
+    page's source (others: line 1).
     """
     link_lines = link_lines or {}
-    parsed = {path: parse_page(html) for path, html in pages.items()}
     for path, page in sorted(parsed.items()):
         for href, html_line in page.links:
             parts = urlsplit(href)

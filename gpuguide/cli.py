@@ -78,7 +78,8 @@ def _build(project: Project, args: argparse.Namespace) -> int:
     result = build_site(project, args.strict, progress_printer(), search=not args.no_search)
     print_problems(result.warnings)
     print(f"built {result.pages_written} pages in {result.seconds:.2f} s into "
-          f"{project.site_dir.relative_to(project.root).as_posix()}/ ({len(result.warnings)} warnings)")
+          f"{project.site_dir.relative_to(project.root).as_posix()}/ ({result.pages_rendered} rendered, "
+          f"{result.pages_written - result.pages_rendered} unchanged; {len(result.warnings)} warnings)")
     return 0
 
 

@@ -9,14 +9,18 @@ succeeded.
 from __future__ import annotations
 
 import logging
+import multiprocessing as mp
+import os
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .content import Library, load_library
-from .checks import check_links
+from .content import Library, Page, load_library
+from .incremental import (RECORDER, BuildCache, PageEntry, RecordDigests, TemplateDigests, code_version, digest,
+                          track)
+from .checks import ParsedPage, check_links, parse_page
 from .datasets import Dataset, load_dataset
 from .errors import BuildFailed, Problem, Problems
 from .publish import discard, staging_dir, swap_into_place
@@ -54,6 +58,11 @@ class Project:
     def site_dir(self) -> Path:
         return self.root / "site"
 
+    @property
+    def cache_dir(self) -> Path:
+        """The build cache (``.build-cache/``): safe to delete; the next build is then a full one."""
+        return self.root / ".build-cache"
+
 
 @dataclass
 class LoadedSite:
@@ -64,9 +73,10 @@ class LoadedSite:
 
 @dataclass(frozen=True)
 class BuildResult:
-    pages_written: int
+    pages_written: int  # pages in the site
     seconds: float
     warnings: list[Problem]
+    pages_rendered: int = 0  # pages rendered this time (the others were unchanged)
 
 
 def load_site(project: Project, strict: bool = False) -> LoadedSite:
@@ -113,7 +123,9 @@ def render_site(project: Project, site: LoadedSite, strict: bool = False,
             rendered[str(page.output_path)] = html
         if progress is not None:
             progress(done, len(published))
+    RECORDER.start()  # the root page is rendered every time; its reads need not be kept
     root = renderer.render_root()
+    RECORDER.stop()
     if root is not None:
         rendered["index.html"] = root
     # Servers look for /404.html: the default language's "not found" page.
@@ -134,42 +146,213 @@ def check_site(project: Project, strict: bool = False, progress: Progress | None
     sources = {str(page.output_path): page.source for page in site.library.published}
     # Pages that failed to render are already reported: links to them are not broken links too.
     failed = {path for path in [*sources, "index.html"] if path not in rendered}
-    check_links(rendered, set(assets) | failed, sources, site.problems, link_lines)
+    parsed = {path: parse_page(html) for path, html in rendered.items()}
+    check_links(parsed, set(assets) | failed, sources, site.problems, link_lines)
     site.problems.raise_if_errors(strict)
     return CheckedSite(site, rendered, assets)
 
 
-def build_site(project: Project, strict: bool = False, progress: Progress | None = None,
-               search: bool = True) -> BuildResult:
-    """Build the whole site into ``site/``; on any error ``site/`` is left exactly as it was.
+#: Below this many pages to render, a process pool costs more than it saves.
+PARALLEL_MIN_PAGES = 64
+PARALLEL_CHUNK = 32
 
-    ``search=False`` skips the Pagefind index (faster previews and benchmarks).
+
+@dataclass
+class RenderedPage:
+    """One page rendered (in this process or a worker), with what the cache and link check need."""
+
+    output: str
+    html: str | None
+    problems: list[Problem]
+    reads: tuple[tuple[str, str], ...]
+    parsed: ParsedPage
+    link_lines: dict[str, int]
+
+
+_WORKER_RENDERER: PageRenderer | None = None  # set before forking the pool; workers inherit it
+
+
+def _render_one(renderer: PageRenderer, page: Page) -> RenderedPage:
+    before = len(renderer.problems.items)
+    RECORDER.start()
+    html = renderer.render(page)
+    reads = RECORDER.stop()
+    if page.meta.layout == "gpu":  # generated pages hold their GPU records directly
+        reads.add(("gpus", page.record.id))
+    elif page.meta.layout == "comparison":
+        reads.update(("gpus", gpu.id) for gpu in page.record)
+    output = str(page.output_path)
+    return RenderedPage(output, html, renderer.problems.items[before:], tuple(sorted(reads)),
+                        parse_page(html) if html is not None else ParsedPage(),
+                        dict(renderer.link_lines.get(output, {})))
+
+
+def _render_chunk(indexes: list[int]) -> list[RenderedPage]:
+    renderer = _WORKER_RENDERER
+    assert renderer is not None
+    published = renderer.library.published
+    return [_render_one(renderer, published[index]) for index in indexes]
+
+
+def render_pages(renderer: PageRenderer, indexes: list[int], progress: Progress | None = None,
+                 parallel: bool = True) -> list[RenderedPage]:
+    """Render the published pages at ``indexes``, on every core when there are enough of them.
+
+    Workers are forked after the data, content and templates are loaded and compiled, so each
+    worker starts with them in memory; they send back the HTML, the problems found, the data
+    records each page read, and each page's ids and links.
+    """
+    global _WORKER_RENDERER
+    published = renderer.library.published
+    workers = min(os.cpu_count() or 1, 8)
+    results: list[RenderedPage] = []
+    if parallel and workers > 1 and len(indexes) >= PARALLEL_MIN_PAGES and "fork" in mp.get_all_start_methods():
+        for layout in sorted({published[index].meta.layout for index in indexes}):
+            renderer.env.get_template(f"{layout}.html")  # compile once, before forking
+        _WORKER_RENDERER = renderer
+        chunks = [indexes[start:start + PARALLEL_CHUNK] for start in range(0, len(indexes), PARALLEL_CHUNK)]
+        try:
+            with mp.get_context("fork").Pool(workers) as pool:
+                for chunk in pool.imap(_render_chunk, chunks):
+                    for result in chunk:
+                        renderer.problems.items.extend(result.problems)
+                    results.extend(chunk)
+                    if progress is not None:
+                        progress(len(results), len(indexes))
+        finally:
+            _WORKER_RENDERER = None
+        return results
+    for done, index in enumerate(indexes, 1):
+        results.append(_render_one(renderer, published[index]))
+        if progress is not None:
+            progress(done, len(indexes))
+    return results
+
+
+def _global_key(site: LoadedSite, assets: dict[str, Path], search: bool) -> str:
+    """What every page depends on: the code, the configuration, the site's structure (every page's
+    front matter: titles, URLs and tables show up in menus, lists and links), the asset files.
+
+    Templates and UI strings are not in it: pages depend on the templates of their layout and on
+    the strings they looked up, tracked per page.
+    """
+    dataset = site.dataset
+    structure = [(page.lang, str(page.source), page.meta.model_dump_json()) for page in site.library.pages]
+    return digest(code_version(), dataset.config.model_dump_json(), dataset.use_cases, dataset.prices_as_of,
+                  structure, sorted(assets), search)
+
+
+def _page_key(page: Page, global_key: str, templates: TemplateDigests) -> str:
+    record = page.record.id if page.meta.layout == "gpu" else (
+        tuple(gpu.id for gpu in page.record) if page.record is not None else None)
+    return digest(global_key, templates.layout(f"{page.meta.layout}.html"), page.lang, str(page.output_path),
+                  page.body, record)
+
+
+def build_site(project: Project, strict: bool = False, progress: Progress | None = None,
+               search: bool = True, parallel: bool = True) -> BuildResult:
+    """Build the site into ``site/``, re-rendering only what changed; on any error ``site/`` is
+    left exactly as it was.
+
+    ``search=False`` skips the Pagefind index (faster previews and benchmarks); ``parallel=False``
+    renders in this process only (the dev server, which has threads, must not fork).
     """
     started = time.perf_counter()
-    checked = check_site(project, strict, progress)
-    site = checked.loaded
+    site = load_site(project, strict)
+    track(site.dataset)
+    renderer = PageRenderer(site.dataset, site.library, project.templates_dir, site.problems)
+    published = site.library.published
+    assets = _asset_files(project)
+    global_key = _global_key(site, assets, search)
+    templates = TemplateDigests(renderer.env)
+    cache_path = project.cache_dir / "pages.pickle"
+    cache = BuildCache.load(cache_path, global_key)
+    digests = RecordDigests(site.dataset)
+
+    keys = {str(page.output_path): _page_key(page, global_key, templates) for page in published}
+    reused: dict[str, PageEntry] = {}
+    to_render: list[int] = []
+    for index, page in enumerate(published):
+        output = str(page.output_path)
+        entry = cache.reusable(output, keys[output], digests, project.site_dir)
+        if entry is not None:
+            reused[output] = entry
+        else:
+            to_render.append(index)
+    results = {result.output: result for result in render_pages(renderer, to_render, progress, parallel)}
+    rendered = {output: result.html for output, result in results.items() if result.html is not None}
+
+    extra: dict[str, str] = {}
+    RECORDER.start()  # the root page is rendered every time; its reads need not be kept
+    root = renderer.render_root()
+    RECORDER.stop()
+    if root is not None:
+        extra["index.html"] = root
+    not_found = site.library.find("not_found", site.dataset.config.default_language)
+    if not_found is not None:
+        output = str(not_found.output_path)
+        if output in rendered:
+            extra["404.html"] = rendered[output]
+        elif output in reused:
+            extra["404.html"] = (project.site_dir / output).read_text(encoding="utf-8")
+
+    parsed = {output: result.parsed for output, result in results.items() if result.html is not None}
+    # Unchanged pages: their plain links still resolve (the set of pages is part of the global
+    # key); links with a #fragment are checked again, against the ids of the pages they point to.
+    parsed.update({output: ParsedPage(set(entry.ids), list(entry.fragment_links))
+                   for output, entry in reused.items()})
+    parsed.update({output: parse_page(html) for output, html in extra.items()})
+    link_lines = {output: result.link_lines for output, result in results.items()}
+    link_lines.update({output: entry.link_lines for output, entry in reused.items()})
+    sources = {str(page.output_path): page.source for page in published}
+    failed = {output for output in sources if output not in rendered and output not in reused}
+    check_links(parsed, set(assets) | failed, sources, site.problems, link_lines)
+    site.problems.raise_if_errors(strict)
+
     config = site.dataset.config
-    texts = {**checked.pages,
+    texts = {**rendered, **extra,
              "sitemap.xml": sitemap_xml(site.library, config.base_url, config.default_language),
              "robots.txt": robots_txt(config.base_url)}
     staging = staging_dir(project.site_dir)
     try:
-        for relative, html in sorted(texts.items()):
+        for output in sorted(reused):
+            target = staging / output
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.link(project.site_dir / output, target)
+        for relative, text in sorted(texts.items()):
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(html, encoding="utf-8")
-        for relative, source in sorted(checked.assets.items()):
+            target.write_text(text, encoding="utf-8")
+        for relative, source in sorted(assets.items()):
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
         if search:
-            build_search_index(staging, site.problems)
-            site.problems.raise_if_errors(strict)
+            previous_index = project.site_dir / "pagefind"
+            if not to_render and previous_index.is_dir():
+                # Nothing was rendered again: the previous index is still the index of this site.
+                shutil.copytree(previous_index, staging / "pagefind", copy_function=os.link)
+            else:
+                build_search_index(staging, site.problems)
+                site.problems.raise_if_errors(strict)
+        entries = dict(reused)
+        for output, result in results.items():
+            if result.html is None:
+                continue
+            stat = (staging / output).stat()
+            entries[output] = PageEntry(
+                keys[output], result.reads, digests.fingerprint(result.reads), stat.st_size, stat.st_mtime_ns,
+                frozenset(result.parsed.ids),
+                tuple(link for link in result.parsed.links if "#" in link[0]),
+                result.link_lines)
         swap_into_place(staging, project.site_dir)
     except BaseException:
         discard(staging)
         raise
-    return BuildResult(len(checked.pages), time.perf_counter() - started, checked.warnings)
+    BuildCache(global_key, entries).save(cache_path)
+    warnings = sorted(set(site.problems.warnings))
+    return BuildResult(len(published) + len(extra), time.perf_counter() - started, warnings,
+                       len(results) + len(extra))
 
 
 def _asset_files(project: Project) -> dict[str, Path]:

@@ -74,7 +74,9 @@ class DevServer:
         """Run the normal build; on failure keep the last good site and remember why."""
         started = time.perf_counter()
         try:
-            result = build_site(self.project, self.strict, search=False)  # previews skip the search index
+            # Previews skip the search index, and render in this process: the server has threads, and
+            # forking a threaded process is unsafe.
+            result = build_site(self.project, self.strict, search=False, parallel=False)
             problems: list[Problem] = []
             _log(f"rebuilt {result.pages_written} pages in {time.perf_counter() - started:.2f} s "
                  f"({len(result.warnings)} warnings)")

@@ -1,0 +1,117 @@
+"""The build cache never serves stale output, and re-renders exactly the pages that depend on a change.
+
+Each test builds a copy of the project, changes one input, rebuilds incrementally, and compares
+the result with a clean full build of the same inputs: byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gpuguide.pipeline import Project, build_site
+
+from conftest import copy_project
+
+
+def fingerprint(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def clean_build(root: Path, tmp_path: Path) -> dict[str, str]:
+    """A full build of the same inputs, with no cache and no previous site."""
+    clean = tmp_path / "clean"
+    for part in ("content", "data", "templates"):
+        shutil.copytree(root / part, clean / part)
+    result = build_site(Project(clean), search=False)
+    assert result.pages_rendered == result.pages_written
+    return fingerprint(clean / "site")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    project = Project(copy_project(tmp_path / "project"))
+    build_site(project, search=False)
+    return project
+
+
+def rebuild(project: Project) -> set[str]:
+    """Rebuild and return which pages were rendered again (from the files' inodes changing)."""
+    before = {p.relative_to(project.site_dir).as_posix(): p.stat().st_ino
+              for p in project.site_dir.rglob("*.html")}
+    build_site(project, search=False)
+    after = {p.relative_to(project.site_dir).as_posix(): p.stat().st_ino
+             for p in project.site_dir.rglob("*.html")}
+    # Reused pages are hard links to the previous files: same inode. Root and 404.html always render.
+    return {path for path, inode in after.items() if before.get(path) != inode} - {"index.html", "404.html"}
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_no_change_renders_nothing(project: Project):
+    assert rebuild(project) == set()
+
+
+def test_a_price_change_renders_only_the_pages_that_show_that_gpu(project: Project, tmp_path: Path):
+    edit(project.data_dir / "prices.yaml", "h100-sxm: 2.88", "h100-sxm: 2.79")
+    rendered = rebuild(project)
+    assert "fr/gpu/h100-sxm/index.html" in rendered and "en/gpus/h100-sxm/index.html" in rendered
+    assert "fr/comparer/h100-sxm-vs-a100-sxm/index.html" in rendered
+    assert "fr/entrainement-llm/index.html" in rendered  # its table shows the H100 SXM's price
+    assert "fr/comparer/b300-vs-b200/index.html" not in rendered
+    assert "fr/gpu/b300/index.html" not in rendered
+    assert len(rendered) < 100  # of about 450 pages
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
+def test_a_template_change_renders_only_the_pages_of_that_layout(project: Project, tmp_path: Path):
+    edit(project.templates_dir / "comparison.html", '<article class="comparison">',
+         '<article class="comparison pair">')
+    rendered = rebuild(project)
+    assert rendered and all("/comparer/" in path or "/compare/" in path for path in rendered)
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
+def test_a_ui_string_change_renders_only_the_pages_that_show_it(project: Project, tmp_path: Path):
+    edit(project.data_dir / "ui" / "en.yaml", "gpu_specifications: Specifications",
+         "gpu_specifications: Vendor specifications")
+    rendered = rebuild(project)
+    assert rendered == {path for path in rendered if path.startswith("en/gpus/")}
+    assert len(rendered) == len(list((project.site_dir / "en" / "gpus").glob("*/index.html")))
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
+def test_a_gpu_record_change_reaches_every_page_that_shows_it(project: Project, tmp_path: Path):
+    edit(project.data_dir / "gpus.yaml", "bandwidth_gbs: 2039", "bandwidth_gbs: 2040")
+    rendered = rebuild(project)
+    assert "en/gpus/a100-sxm/index.html" in rendered and "en/gpus/index.html" in rendered
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
+def test_editing_one_page_renders_that_page(project: Project, tmp_path: Path):
+    edit(project.content_dir / "en" / "llm-training.md", "Training a model from scratch",
+         "Training a model from the ground up")
+    assert rebuild(project) == {"en/llm-training/index.html"}
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
+def test_a_page_touched_in_site_is_rendered_again(project: Project):
+    page = project.site_dir / "fr" / "gpu" / "index.html"
+    page.write_text("vandalised", encoding="utf-8")
+    rendered = rebuild(project)
+    assert rendered == {"fr/gpu/index.html"}
+    assert "vandalised" not in page.read_text(encoding="utf-8")
+
+
+def test_a_lost_or_corrupt_cache_means_a_full_build(project: Project, tmp_path: Path):
+    (project.cache_dir / "pages.pickle").write_bytes(b"not a pickle")
+    assert len(rebuild(project)) > 400
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
