@@ -175,7 +175,9 @@ class PageRenderer:
                           translations[other].url if other in translations else None, other)
                      for other in self.dataset.config.languages]
         default = self.dataset.config.default_language
-        hreflang = [(other, self.absolute(found.url)) for other, found in translations.items()]
+        # hreflang only links real translations: a page alone in its language has none.
+        hreflang = [(other, self.absolute(found.url)) for other, found in translations.items()
+                    ] if len(translations) > 1 else []
         if hreflang and default in translations:
             hreflang.append(("x-default", self.absolute(translations[default].url)))
         breadcrumbs = self._breadcrumbs(page, ui)

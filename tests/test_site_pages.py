@@ -203,3 +203,21 @@ def test_decode_column_is_the_bandwidth_bound(pages, dataset):
         # bandwidth (bytes/s) ÷ bytes of BF16 weights (2 per parameter), whole tokens
         expected = int(gpu.bandwidth_gbs * 10**9 // (llama.parameters * 2))
         assert text(cell) == f"≤ {expected:,} tokens/s"
+
+
+def test_a_page_without_translation_says_so_and_links_to_no_missing_page(tmp_path):
+    from gpuguide.pipeline import Project, build_site
+
+    from conftest import copy_project
+
+    project = Project(copy_project(tmp_path))
+    (project.content_dir / "fr" / "seulement-en-francais.md").write_text(
+        "---\ntitle: Une page en français\ndescription: Pas encore traduite.\nslug: seulement-en-francais\n"
+        "translation_key: guide/french-only\nlayout: guide\n---\nTexte.\n", encoding="utf-8")
+    result = build_site(project, search=False)
+    assert any("no `en` translation" in problem.message for problem in result.warnings)
+    soup = BeautifulSoup((project.site_dir / "fr/seulement-en-francais/index.html").read_text(), "lxml")
+    switcher = soup.select_one(".language-switcher")
+    assert switcher.select("a[hreflang=en]") == []
+    assert "(pas encore traduit)" in text(switcher)
+    assert not soup.select("link[rel=alternate][hreflang]")  # no alternates for a lone page
