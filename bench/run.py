@@ -312,8 +312,9 @@ def run_size(size: int, runs: int, work: Path, logs: Path, gens: dict[str, Gener
             "rebuilds": rebuilds}
 
 
-def run_real(work: Path, logs: Path, ours: Generator, runs: int, price_gpu: str) -> dict:
-    """The real site (as is, and scaled to 100 GPUs): cold builds, then a price change."""
+def run_real(work: Path, logs: Path, ours: Generator, runs: int, price_gpu: str, scaled_price: bool) -> dict:
+    """The real site: ``runs`` cold builds, then a price change; the scaled site: one cold build
+    (and a price change with ``--scaled-price``: another whole build of ~10,000 pages)."""
     out: dict = {}
     for kind in ("real", "scaled"):
         say(f"== {kind} site")
@@ -332,8 +333,9 @@ def run_real(work: Path, logs: Path, ours: Generator, runs: int, price_gpu: str)
             entry.update(median_wall_s=wall, median_cpu_s=statistics.median(m.cpu_s for m in ok),
                          index_files=index_files, pages_per_s=index_files / wall,
                          peak_rss_mib=max(m.peak_rss_bytes for m in ok) / 2**20)
-            entry["price_change"] = rebuild(ours, root, logs, f"ours-{kind}-price",
-                                            lambda: change_price(root, price_gpu))
+            if kind == "real" or scaled_price:
+                entry["price_change"] = rebuild(ours, root, logs, f"ours-{kind}-price",
+                                                lambda: change_price(root, price_gpu))
         out[kind] = entry
     return out
 
@@ -442,6 +444,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="cold builds per generator and size (median)")
     parser.add_argument("--generators", default="ours,hugo,eleventy,mkdocs", help="which to run")
     parser.add_argument("--no-real", action="store_true", help="skip the real and scaled real sites")
+    parser.add_argument("--scaled-price", action="store_true",
+                        help="also rebuild the scaled site after a price change (one more ~10,000-page build)")
     parser.add_argument("--price-gpu", default="h100-sxm", help="GPU whose price the price-change rebuild edits")
     parser.add_argument("--work", type=Path, default=HERE / ".corpus", help="where corpora are written")
     parser.add_argument("--results", type=Path, default=HERE / "results", help="where the JSON goes")
@@ -456,18 +460,24 @@ def main(argv: list[str] | None = None) -> int:
     logs = args.work / "logs"
     results: dict = {"date": stamp.strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
                      "versions": versions(), "runs": args.runs, "sizes": []}
-    for size in sizes:
-        results["sizes"].append(run_size(size, args.runs, args.work, logs, gens, include))
-    results["linearity"] = linearity(results["sizes"])
-    if not args.no_real and "ours" in include:
-        results["real"] = run_real(args.work, logs, gens["ours"], args.runs, args.price_gpu)
-    text = report(results)
-    print(text)
     args.results.mkdir(parents=True, exist_ok=True)
     target = args.results / f"{stamp.strftime('%Y-%m-%d')}.json"
-    target.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (args.results / f"{stamp.strftime('%Y-%m-%d')}.md").write_text(text + "\n", encoding="utf-8")
-    say(f"results: {target}")
+
+    def save() -> str:
+        """Write what is measured so far (after each stage: a long run that dies keeps its figures)."""
+        results["linearity"] = linearity(results["sizes"])
+        text = report(results)
+        target.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        target.with_suffix(".md").write_text(text + "\n", encoding="utf-8")
+        return text
+
+    for size in sizes:
+        results["sizes"].append(run_size(size, args.runs, args.work, logs, gens, include))
+        save()
+    if not args.no_real and "ours" in include:
+        results["real"] = run_real(args.work, logs, gens["ours"], args.runs, args.price_gpu, args.scaled_price)
+    print(save())
+    say(f"results: {target} (and {target.with_suffix('.md').name})")
     return 0
 
 
