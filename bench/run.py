@@ -214,6 +214,7 @@ class Result:
     runs: list[Measurement] = field(default_factory=list)
     content_pages: int = 0
     index_files: int = 0
+    skipped_runs: int = 0  # runs not made because one build already took longer than --slow-after
 
     @property
     def ok(self) -> list[Measurement]:
@@ -234,6 +235,7 @@ class Result:
             "peak_rss_mib": max(r.peak_rss_bytes for r in ok) / 2**20 if ok else None,
             "content_pages": self.content_pages, "index_files": self.index_files,
             "walls_s": [r.wall_s for r in self.runs],
+            "skipped_runs": self.skipped_runs,
             "error": next((r.error for r in self.runs if r.returncode != 0), ""),
         }
 
@@ -285,7 +287,7 @@ def change_price(root: Path, gpu_id: str) -> str:
 
 
 def run_size(size: int, runs: int, work: Path, logs: Path, gens: dict[str, Generator],
-             include: list[str]) -> dict:
+             include: list[str], slow_after: float) -> dict:
     say(f"== N = {size} pages per language ({2 * size} pages): writing the corpora")
     started = time.perf_counter()
     folders = corpus.write_corpus(work / str(size), size, include)
@@ -295,14 +297,22 @@ def run_size(size: int, runs: int, work: Path, logs: Path, gens: dict[str, Gener
     for round_index in range(runs):
         rotated = order[round_index % len(order):] + order[:round_index % len(order)]
         for name in rotated:
+            if any(run.wall_s > slow_after for run in results[name].runs):
+                results[name].skipped_runs += 1
+                say(f"  {name}-{size}-cold{round_index + 1}: skipped (a build took more than {slow_after:.0f} s)")
+                continue
             results[name].runs.append(cold_build(gens[name], folders[name], logs,
                                                  f"{name}-{size}-cold{round_index + 1}"))
     for name, result in results.items():
         result.content_pages, result.index_files = count_pages(name, folders[name] / gens[name].output)
         say(f"   {name}: {result.content_pages} content pages, {result.index_files} index.html files "
             f"(expected {2 * size} content pages)")
-    rebuilds = []
-    if "ours" in include and results["ours"].ok:
+    rebuilds: list[dict] = []
+    if "ours" in include and any(run.wall_s > slow_after for run in results["ours"].runs):
+        say(f"  ours-{size} rebuilds: skipped (a cold build took more than {slow_after:.0f} s)")
+        rebuilds.append({"label": f"ours-{size}-rebuilds", "skipped": True,
+                         "change": f"skipped: a cold build took more than {slow_after:.0f} s (--slow-after)"})
+    elif "ours" in include and results["ours"].ok:
         root = folders["ours"]
         rebuilds.append(rebuild(gens["ours"], root, logs, f"ours-{size}-nochange"))
         page = root / "content" / "en" / "bench" / "page-00000.md"
@@ -360,6 +370,10 @@ def report(results: dict) -> str:
         for name, s in gens.items():
             flag = "" if s["content_pages"] == 2 * size else " ⚠"
             status = f" **{s['failed_runs']} failed**" if s["failed_runs"] else ""
+            if s.get("skipped_runs"):
+                status += f" ({s['skipped_runs']} skipped: too slow)"
+            if s.get("note"):
+                status += f" ({s['note']})"
             lines.append(f"| {name} | {_fmt(s['median_wall_s'])} | {_fmt(s['median_cpu_s'])} | {_fmt(s['pages_per_s'], '.0f')} | "
                          f"{_fmt(s['ms_per_page'])} | {_fmt(s['peak_rss_mib'], '.0f')} | "
                          f"{s['content_pages']}{flag} | {s['index_files']} | "
@@ -379,6 +393,9 @@ def report(results: dict) -> str:
             lines += ["", "| our rebuild | wall (s) | CPU (s) | peak memory (MiB) | files rewritten | files changed | of files |",
                       "|---|---:|---:|---:|---:|---:|---:|"]
             for r in size_result["rebuilds"]:
+                if r.get("skipped"):
+                    lines.append(f"| {r['change']} | | | | | | |")
+                    continue
                 lines.append(f"| {r['change']} | {r['wall_s']:.2f} | {r['cpu_s']:.2f} | {r['peak_rss_bytes'] / 2**20:.0f} | "
                              f"{r['rewritten']} | {r['content_changed']} | {r['files']} |")
         lines.append("")
@@ -444,12 +461,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="cold builds per generator and size (median)")
     parser.add_argument("--generators", default="ours,hugo,eleventy,mkdocs", help="which to run")
     parser.add_argument("--no-real", action="store_true", help="skip the real and scaled real sites")
+    parser.add_argument("--slow-after", type=float, default=900,
+                        help="after a build longer than this (s), skip that generator's further runs and "
+                             "our rebuilds at that size (default 900)")
+    parser.add_argument("--report", type=Path, metavar="JSON", help="only print the report of a results file")
     parser.add_argument("--scaled-price", action="store_true",
                         help="also rebuild the scaled site after a price change (one more ~10,000-page build)")
     parser.add_argument("--price-gpu", default="h100-sxm", help="GPU whose price the price-change rebuild edits")
     parser.add_argument("--work", type=Path, default=HERE / ".corpus", help="where corpora are written")
     parser.add_argument("--results", type=Path, default=HERE / "results", help="where the JSON goes")
     args = parser.parse_args(argv)
+    if args.report:
+        print(report(json.loads(args.report.read_text(encoding="utf-8"))))
+        return 0
     sizes = [int(s) for s in args.sizes.split(",") if s]
     include = [g for g in args.generators.split(",") if g]
     gens = generators()
@@ -472,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
         return text
 
     for size in sizes:
-        results["sizes"].append(run_size(size, args.runs, args.work, logs, gens, include))
+        results["sizes"].append(run_size(size, args.runs, args.work, logs, gens, include, args.slow_after))
         save()
     if not args.no_real and "ours" in include:
         results["real"] = run_real(args.work, logs, gens["ours"], args.runs, args.price_gpu, args.scaled_price)
