@@ -25,10 +25,12 @@ import argparse
 import json
 import random
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # for gpuguide.translations.body_hash
 LANGUAGES = ("fr", "en")
 DEFAULT_SEED = 20261129
 KINDS = ("ours", "hugo", "mkdocs", "eleventy", "real", "scaled")
@@ -183,13 +185,20 @@ def write_ours(root: Path, pages: list[SyntheticPage]) -> None:
     _fresh(root)
     shutil.copytree(REPO / "data", root / "data")
     shutil.copytree(REPO / "templates", root / "templates")
+    # English pages say which French version they translate, as an editor's would (no warnings).
+    from gpuguide.translations import body_hash
+
+    sources = {page.translation_key: page.body("ours") for page in pages if page.lang == "fr"}
     for page in pages:
+        stamp = ([f'translated_from: "{body_hash(sources[page.translation_key])}"']
+                 if page.lang != "fr" and page.translation_key in sources else [])
         front = "\n".join([
             "---",
             f"title: {_yaml_string(page.title)}",
             f"description: {_yaml_string(page.description)}",
             f"slug: {page.slug}",
             f"translation_key: {page.translation_key}",
+            *stamp,
             "layout: guide",
             "---",
         ])

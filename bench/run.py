@@ -149,7 +149,9 @@ class Generator:
 def generators() -> dict[str, Generator]:
     eleventy = NODE_PREFIX / "node_modules" / "@11ty" / "eleventy" / "cmd.cjs"
     return {
-        "ours": Generator("ours", "site", (sys.executable, str(REPO / "build.py"), "--root", "{root}")),
+        # --no-search: the peers build no search index; ours would otherwise also run Pagefind.
+        "ours": Generator("ours", "site", (sys.executable, str(REPO / "build.py"), "--root", "{root}",
+                                           "--no-search")),
         "hugo": Generator("hugo", "public", (str(hugo_binary()), "--quiet", "--source", "{root}")),
         "eleventy": Generator("eleventy", "_site", ("node", str(eleventy), "--quiet")),
         "mkdocs": Generator("mkdocs", "site", (str(VENV / "bin" / "mkdocs"), "build", "-q",

@@ -110,15 +110,16 @@ def stamp(path: Path, library: Library, dataset: Dataset) -> str:
     if source is None:
         raise ValueError(f"{path}: no `{default}` page has the translation key `{page.meta.translation_key}`")
     digest = body_hash(source.body)
+    # Quoted: a hash made only of digits would otherwise be read by YAML as a number.
     raw = page.source.read_bytes().decode("utf-8")
     lines = raw.splitlines(keepends=True)
     if page.meta.translated_from is not None:
         index = page.front_matter.position(("translated_from",)).line - 1
         ending = lines[index][len(lines[index].rstrip("\r\n")):]
-        lines[index] = f"translated_from: {digest}{ending}"
+        lines[index] = f'translated_from: "{digest}"{ending}'
     else:
         index = page.front_matter.position(("translation_key",)).line - 1
         ending = lines[index][len(lines[index].rstrip("\r\n")):] or "\n"
-        lines.insert(index + 1, f"translated_from: {digest}{ending}")
+        lines.insert(index + 1, f'translated_from: "{digest}"{ending}')
     page.source.write_bytes("".join(lines).encode("utf-8"))
     return digest

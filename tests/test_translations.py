@@ -60,12 +60,22 @@ def test_stamp_writes_only_the_translated_from_line(root: Path):
     assert stamped.returncode == 0, stamped.stderr
     assert page.read_text(encoding="utf-8") == original  # back where it was, line for line
     # A stale stamp is rewritten in place.
-    page.write_text(original.replace(f"translated_from: {body_hash('x')}", "").replace(
-        "translated_from: ", "translated_from: 0000"), encoding="utf-8")
+    page.write_text(original.replace('translated_from: "', 'translated_from: "0000'), encoding="utf-8")
     assert "older than its source" in run_build(root, "check").stderr
     assert run_build(root, "translations", "--stamp", str(page)).returncode == 0
     assert page.read_text(encoding="utf-8") == original
     assert run_build(root, "check", "--strict").returncode == 0
+
+
+def test_the_stamp_is_quoted_so_a_hash_of_digits_stays_a_string(root: Path):
+    # One hash in a few hundred is made only of digits; unquoted, YAML would read it as a number.
+    page = root / EN_PAGE
+    assert 'translated_from: "' in page.read_text(encoding="utf-8")
+    text = page.read_text(encoding="utf-8")
+    line = next(l for l in text.splitlines() if l.startswith("translated_from:"))
+    page.write_text(text.replace(line, 'translated_from: "123456789012"'), encoding="utf-8")
+    result = run_build(root, "check")
+    assert result.returncode == 0 and "older than its source" in result.stderr
 
 
 def test_stamping_a_source_page_is_refused(root: Path):
