@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from .errors import BuildFailed, Problem
-from .pipeline import Progress, Project, build_site, check_site, load_site
+from .project import Project
+
+# The pipeline (pydantic, Jinja2, Babel, markdown-it) is imported by the commands that need it, so
+# that a rebuild with nothing to do answers at once (see fastpath).
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -32,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def progress_printer(stream: TextIO = sys.stderr) -> Progress | None:
+def progress_printer(stream: TextIO = sys.stderr) -> "Callable[[int, int], None] | None":
     """``rendering 200/431`` rewritten in place, only on a terminal (logs and pipes stay clean)."""
     if not stream.isatty():
         return None
@@ -75,6 +78,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _build(project: Project, args: argparse.Namespace) -> int:
+    import time
+
+    from . import fastpath
+
+    started = time.perf_counter()
+    options = {"strict": args.strict, "search": not args.no_search}
+    summary = fastpath.up_to_date(project, options)
+    if summary is not None:
+        for warning in summary["warnings"]:
+            print(warning, file=sys.stderr)
+        print(f"built {summary['pages']} pages in {time.perf_counter() - started:.2f} s into "
+              f"{project.site_dir.relative_to(project.root).as_posix()}/ (nothing changed since the last build; "
+              f"{len(summary['warnings'])} warnings)")
+        return 0
+    from .pipeline import build_site
+
     result = build_site(project, args.strict, progress_printer(), search=not args.no_search)
     print_problems(result.warnings)
     print(f"built {result.pages_written} pages in {result.seconds:.2f} s into "
@@ -84,6 +103,8 @@ def _build(project: Project, args: argparse.Namespace) -> int:
 
 
 def _check(project: Project, args: argparse.Namespace) -> int:
+    from .pipeline import check_site
+
     checked = check_site(project, args.strict, progress_printer())
     print_problems(checked.warnings)
     print(f"check: {len(checked.pages)} pages rendered, {len(checked.loaded.dataset.gpus)} GPUs, links checked, "
@@ -98,6 +119,7 @@ def _serve(project: Project, args: argparse.Namespace) -> int:
 
 
 def _translations(project: Project, args: argparse.Namespace) -> int:
+    from .pipeline import load_site
     from .translations import stamp, translation_statuses
 
     site = load_site(project, strict=False)

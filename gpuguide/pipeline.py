@@ -23,45 +23,15 @@ from .incremental import (RECORDER, BuildCache, PageEntry, RecordDigests, Templa
 from .checks import ParsedPage, check_links, parse_page
 from .datasets import Dataset, load_dataset
 from .errors import BuildFailed, Problem, Problems
+from .project import Project
 from .publish import discard, staging_dir, swap_into_place
+from . import fastpath
 from .render import PageRenderer
 from .search import build_search_index
 from .sitemap import robots_txt, sitemap_xml
 from .translations import check_translations
 
 log = logging.getLogger("gpuguide")
-
-
-@dataclass(frozen=True)
-class Project:
-    """Where a site's inputs and output live; every path derives from the project root."""
-
-    root: Path
-
-    @property
-    def content_dir(self) -> Path:
-        return self.root / "content"
-
-    @property
-    def data_dir(self) -> Path:
-        return self.root / "data"
-
-    @property
-    def templates_dir(self) -> Path:
-        return self.root / "templates"
-
-    @property
-    def assets_dir(self) -> Path:
-        return self.root / "templates" / "assets"
-
-    @property
-    def site_dir(self) -> Path:
-        return self.root / "site"
-
-    @property
-    def cache_dir(self) -> Path:
-        """The build cache (``.build-cache/``): safe to delete; the next build is then a full one."""
-        return self.root / ".build-cache"
 
 
 @dataclass
@@ -229,6 +199,10 @@ def render_pages(renderer: PageRenderer, indexes: list[int], progress: Progress 
     return results
 
 
+def _options(strict: bool, search: bool) -> dict[str, bool]:
+    return {"strict": strict, "search": search}
+
+
 def _global_key(site: LoadedSite, assets: dict[str, Path], search: bool) -> str:
     """What every page depends on: the code, the configuration, the site's structure (every page's
     front matter: titles, URLs and tables show up in menus, lists and links), the asset files.
@@ -351,6 +325,7 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
         raise
     BuildCache(global_key, entries).save(cache_path)
     warnings = sorted(set(site.problems.warnings))
+    fastpath.record(project, _options(strict, search), len(published) + len(extra), [str(w) for w in warnings])
     return BuildResult(len(published) + len(extra), time.perf_counter() - started, warnings,
                        len(results) + len(extra))
 

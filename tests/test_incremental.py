@@ -115,3 +115,30 @@ def test_a_lost_or_corrupt_cache_means_a_full_build(project: Project, tmp_path: 
     (project.cache_dir / "pages.pickle").write_bytes(b"not a pickle")
     assert len(rebuild(project)) > 400
     assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
+def run_cli(root: Path, *args: str) -> str:
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--root", str(root), "--no-search", *args],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_a_rebuild_with_nothing_changed_does_nothing_and_says_so(tmp_path: Path):
+    root = copy_project(tmp_path)
+    assert "rendered" in run_cli(root)
+    before = fingerprint(root / "site")
+    assert "nothing changed since the last build" in run_cli(root)
+    assert fingerprint(root / "site") == before
+    # Any input touched, or site/ touched, and it builds again.
+    page = root / "content" / "en" / "llm-training.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+    assert "nothing changed" not in run_cli(root)
+    (root / "site" / "en" / "gpus" / "index.html").write_text("vandalised", encoding="utf-8")
+    assert "nothing changed" not in run_cli(root)
+    assert "vandalised" not in (root / "site" / "en" / "gpus" / "index.html").read_text(encoding="utf-8")

@@ -78,12 +78,11 @@ def test_dev_server_rebuilds_keeps_the_last_good_site_and_shows_errors(server):
     assert not list((root / "site").rglob("__livereload*"))
     assert "__livereload" not in (root / "site/en/llm-training/index.html").read_text(encoding="utf-8")
 
-    # An edit shows up without restarting.
+    # An edit shows up without restarting (an edit of the text re-renders that page alone).
     page = root / EN_PAGE
     page.write_text(page.read_text(encoding="utf-8").replace(
-        "title: GPUs for training large language models", "title: GPUs for training huge language models"),
-        encoding="utf-8")
-    wait_for(lambda: "GPUs for training huge language models" in fetch(page_url), 5, "the edit is served")
+        "Training a model from scratch", "Training huge language models from scratch"), encoding="utf-8")
+    wait_for(lambda: "Training huge language models from scratch" in fetch(page_url), 5, "the edit is served")
 
     # A broken data file: the last good page is still served, with the error in an overlay.
     gpus = root / "data/gpus.yaml"
@@ -93,7 +92,7 @@ def test_dev_server_rebuilds_keeps_the_last_good_site_and_shows_errors(server):
     gpus.write_text(broken, encoding="utf-8")
     served = wait_for(lambda: (html := fetch(page_url)) and "gpuguide-build-error" in html and html, 10,
                       "the error overlay")
-    assert "GPUs for training huge language models" in served
+    assert "Training huge language models from scratch" in served
     assert f"data/gpus.yaml:{line}:" in served and "`memory_gb`: input should be a valid number" in served
     assert "&#x27;80 Go&#x27;" in served  # escaped
 

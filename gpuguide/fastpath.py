@@ -1,0 +1,87 @@
+"""The no-change rebuild: when no input changed since the last successful build and site/ is as that
+build left it, there is nothing to do, and the command says so without loading anything.
+
+Standard library only, so the check runs before the generator's heavy imports (pydantic, Jinja2,
+Babel). The manifest (``.build-cache/inputs.json``) lists the size and modification time of every
+input file (content, data, templates, the generator's code), the library versions, the build
+options, and of every file the build wrote to site/; a build writes it only after it succeeded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .project import Project
+
+MANIFEST = "inputs.json"
+_LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "babel", "pydantic", "num2words", "pyyaml",
+              "python-slugify", "pagefind")
+
+
+def _files(folder: Path) -> dict[str, list[int]]:
+    """Size and mtime of every file under ``folder``, by path (os.scandir: no per-file Path objects)."""
+    found: dict[str, list[int]] = {}
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(Path(entry.path))
+            elif entry.is_file(follow_symlinks=False):
+                stat = entry.stat(follow_symlinks=False)
+                found[entry.path] = [stat.st_size, stat.st_mtime_ns]
+    return found
+
+
+def _state(project: Project, options: dict[str, bool]) -> dict[str, Any]:
+    versions = {}
+    for name in _LIBRARIES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    inputs: dict[str, list[int]] = {}
+    for folder in (project.content_dir, project.data_dir, project.templates_dir):
+        inputs.update(_files(folder))
+    code = _files(Path(__file__).resolve().parent)
+    inputs.update({path: stat for path, stat in code.items() if path.endswith(".py")})
+    return {"python": sys.version, "libraries": versions, "options": options, "inputs": inputs,
+            "site": _files(project.site_dir)}
+
+
+def up_to_date(project: Project, options: dict[str, bool]) -> dict[str, Any] | None:
+    """The last build's summary if nothing changed since it (then site/ is already right), else None."""
+    try:
+        manifest = json.loads((project.cache_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("state") != _state(project, options):
+        return None
+    return manifest.get("summary")
+
+
+def record(project: Project, options: dict[str, bool], pages: int, warnings: list[str]) -> None:
+    """After a successful build: what it was built from, and what it wrote."""
+    manifest = {"state": _state(project, options), "summary": {"pages": pages, "warnings": warnings}}
+    path = project.cache_dir / MANIFEST
+    temporary = path.with_suffix(f".tmp-{os.getpid()}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary.write_text(json.dumps(manifest), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def forget(project: Project) -> None:
+    """Drop the manifest (a build started: until it succeeds, nothing is known to be up to date)."""
+    try:
+        (project.cache_dir / MANIFEST).unlink()
+    except OSError:
+        pass
