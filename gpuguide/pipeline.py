@@ -132,17 +132,22 @@ class RenderedPage:
     """One page rendered (in this process or a worker), with what the cache and link check need."""
 
     output: str
-    html: str | None
+    written: bool  # False when the page failed (its problems say why)
     problems: list[Problem]
     reads: tuple[tuple[str, str], ...]
     parsed: ParsedPage
     link_lines: dict[str, int]
+    size: int = 0
+    mtime_ns: int = 0
 
 
-_WORKER_RENDERER: PageRenderer | None = None  # set before forking the pool; workers inherit it
+# Set before forking the pool; workers inherit them.
+_WORKER_RENDERER: PageRenderer | None = None
+_WORKER_STAGING: Path | None = None
 
 
-def _render_one(renderer: PageRenderer, page: Page) -> RenderedPage:
+def _render_one(renderer: PageRenderer, page: Page, staging: Path) -> RenderedPage:
+    """Render one page and write it into the staging folder (the HTML never travels between processes)."""
     before = len(renderer.problems.items)
     RECORDER.start()
     html = renderer.render(page)
@@ -152,34 +157,41 @@ def _render_one(renderer: PageRenderer, page: Page) -> RenderedPage:
     elif page.meta.layout == "comparison":
         reads.update(("gpus", gpu.id) for gpu in page.record)
     output = str(page.output_path)
-    return RenderedPage(output, html, renderer.problems.items[before:], tuple(sorted(reads)),
-                        parse_page(html) if html is not None else ParsedPage(),
-                        dict(renderer.link_lines.get(output, {})))
+    problems = renderer.problems.items[before:]
+    link_lines = dict(renderer.link_lines.get(output, {}))
+    if html is None:
+        return RenderedPage(output, False, problems, tuple(sorted(reads)), ParsedPage(), link_lines)
+    target = staging / output
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(html, encoding="utf-8")
+    stat = target.stat()
+    return RenderedPage(output, True, problems, tuple(sorted(reads)), parse_page(html), link_lines,
+                        stat.st_size, stat.st_mtime_ns)
 
 
 def _render_chunk(indexes: list[int]) -> list[RenderedPage]:
-    renderer = _WORKER_RENDERER
-    assert renderer is not None
+    renderer, staging = _WORKER_RENDERER, _WORKER_STAGING
+    assert renderer is not None and staging is not None
     published = renderer.library.published
-    return [_render_one(renderer, published[index]) for index in indexes]
+    return [_render_one(renderer, published[index], staging) for index in indexes]
 
 
-def render_pages(renderer: PageRenderer, indexes: list[int], progress: Progress | None = None,
+def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path, progress: Progress | None = None,
                  parallel: bool = True) -> list[RenderedPage]:
     """Render the published pages at ``indexes``, on every core when there are enough of them.
 
     Workers are forked after the data, content and templates are loaded and compiled, so each
-    worker starts with them in memory; they send back the HTML, the problems found, the data
-    records each page read, and each page's ids and links.
+    worker starts with them in memory; each writes its pages into ``staging`` and sends back the
+    problems found, the data records each page read, and each page's ids and links.
     """
-    global _WORKER_RENDERER
+    global _WORKER_RENDERER, _WORKER_STAGING
     published = renderer.library.published
     workers = min(os.cpu_count() or 1, 8)
     results: list[RenderedPage] = []
     if parallel and workers > 1 and len(indexes) >= PARALLEL_MIN_PAGES and "fork" in mp.get_all_start_methods():
         for layout in sorted({published[index].meta.layout for index in indexes}):
             renderer.env.get_template(f"{layout}.html")  # compile once, before forking
-        _WORKER_RENDERER = renderer
+        _WORKER_RENDERER, _WORKER_STAGING = renderer, staging
         chunks = [indexes[start:start + PARALLEL_CHUNK] for start in range(0, len(indexes), PARALLEL_CHUNK)]
         try:
             with mp.get_context("fork").Pool(workers) as pool:
@@ -190,10 +202,10 @@ def render_pages(renderer: PageRenderer, indexes: list[int], progress: Progress 
                     if progress is not None:
                         progress(len(results), len(indexes))
         finally:
-            _WORKER_RENDERER = None
+            _WORKER_RENDERER = _WORKER_STAGING = None
         return results
     for done, index in enumerate(indexes, 1):
-        results.append(_render_one(renderer, published[index]))
+        results.append(_render_one(renderer, published[index], staging))
         if progress is not None:
             progress(done, len(indexes))
     return results
@@ -253,42 +265,41 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
             reused[output] = entry
         else:
             to_render.append(index)
-    results = {result.output: result for result in render_pages(renderer, to_render, progress, parallel)}
-    rendered = {output: result.html for output, result in results.items() if result.html is not None}
-
-    extra: dict[str, str] = {}
-    RECORDER.start()  # the root page is rendered every time; its reads need not be kept
-    root = renderer.render_root()
-    RECORDER.stop()
-    if root is not None:
-        extra["index.html"] = root
-    not_found = site.library.find("not_found", site.dataset.config.default_language)
-    if not_found is not None:
-        output = str(not_found.output_path)
-        if output in rendered:
-            extra["404.html"] = rendered[output]
-        elif output in reused:
-            extra["404.html"] = (project.site_dir / output).read_text(encoding="utf-8")
-
-    parsed = {output: result.parsed for output, result in results.items() if result.html is not None}
-    # Unchanged pages: their plain links still resolve (the set of pages is part of the global
-    # key); links with a #fragment are checked again, against the ids of the pages they point to.
-    parsed.update({output: ParsedPage(set(entry.ids), list(entry.fragment_links))
-                   for output, entry in reused.items()})
-    parsed.update({output: parse_page(html) for output, html in extra.items()})
-    link_lines = {output: result.link_lines for output, result in results.items()}
-    link_lines.update({output: entry.link_lines for output, entry in reused.items()})
-    sources = {str(page.output_path): page.source for page in published}
-    failed = {output for output in sources if output not in rendered and output not in reused}
-    check_links(parsed, set(assets) | failed, sources, site.problems, link_lines)
-    site.problems.raise_if_errors(strict)
-
-    config = site.dataset.config
-    texts = {**rendered, **extra,
-             "sitemap.xml": sitemap_xml(site.library, config.base_url, config.default_language),
-             "robots.txt": robots_txt(config.base_url)}
     staging = staging_dir(project.site_dir)
     try:
+        results = {result.output: result
+                   for result in render_pages(renderer, to_render, staging, progress, parallel)}
+        written = {output for output, result in results.items() if result.written}
+
+        extra: dict[str, str] = {}
+        RECORDER.start()  # the root page is rendered every time; its reads need not be kept
+        root = renderer.render_root()
+        RECORDER.stop()
+        if root is not None:
+            extra["index.html"] = root
+        not_found = site.library.find("not_found", site.dataset.config.default_language)
+        if not_found is not None and str(not_found.output_path) in written | set(reused):
+            output = str(not_found.output_path)
+            folder = staging if output in written else project.site_dir
+            extra["404.html"] = (folder / output).read_text(encoding="utf-8")
+
+        parsed = {output: result.parsed for output, result in results.items() if result.written}
+        # Unchanged pages: their plain links still resolve (the set of pages is part of the global
+        # key); links with a #fragment are checked again, against the ids of the pages they point to.
+        parsed.update({output: ParsedPage(set(entry.ids), list(entry.fragment_links))
+                       for output, entry in reused.items()})
+        parsed.update({output: parse_page(html) for output, html in extra.items()})
+        link_lines = {output: result.link_lines for output, result in results.items()}
+        link_lines.update({output: entry.link_lines for output, entry in reused.items()})
+        sources = {str(page.output_path): page.source for page in published}
+        failed = {output for output in sources if output not in written and output not in reused}
+        check_links(parsed, set(assets) | failed, sources, site.problems, link_lines)
+        site.problems.raise_if_errors(strict)
+
+        config = site.dataset.config
+        texts = {**extra,
+                 "sitemap.xml": sitemap_xml(site.library, config.base_url, config.default_language),
+                 "robots.txt": robots_txt(config.base_url)}
         for output in sorted(reused):
             target = staging / output
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -311,14 +322,11 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
                 site.problems.raise_if_errors(strict)
         entries = dict(reused)
         for output, result in results.items():
-            if result.html is None:
-                continue
-            stat = (staging / output).stat()
-            entries[output] = PageEntry(
-                keys[output], result.reads, digests.fingerprint(result.reads), stat.st_size, stat.st_mtime_ns,
-                frozenset(result.parsed.ids),
-                tuple(link for link in result.parsed.links if "#" in link[0]),
-                result.link_lines)
+            if result.written:
+                entries[output] = PageEntry(
+                    keys[output], result.reads, digests.fingerprint(result.reads), result.size, result.mtime_ns,
+                    frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link[0]),
+                    result.link_lines)
         swap_into_place(staging, project.site_dir)
     except BaseException:
         discard(staging)
