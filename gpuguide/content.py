@@ -260,6 +260,10 @@ def _check_pages(library: Library, dataset: Dataset, problems: Problems) -> None
                 problems.error(page.source, pos.line, pos.column, f"unknown use case `{meta.use_case}`",
                                did_you_mean(meta.use_case, dataset.use_cases)
                                or f"use one of: {', '.join(dataset.use_cases)}")
+            if meta.chart is None and meta.table is not None and not meta.draft:
+                pos = where(())
+                problems.error(page.source, pos.line, pos.column, "missing required field `chart`",
+                               "name the numeric column of the table to draw, e.g. `chart: train_8gpu`")
             if meta.table is None and not meta.draft:
                 pos = where(())
                 problems.error(page.source, pos.line, pos.column, "missing required field `table`",

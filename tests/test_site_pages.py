@@ -221,3 +221,17 @@ def test_a_page_without_translation_says_so_and_links_to_no_missing_page(tmp_pat
     assert switcher.select("a[hreflang=en]") == []
     assert "(pas encore traduit)" in text(switcher)
     assert not soup.select("link[rel=alternate][hreflang]")  # no alternates for a lone page
+
+
+def test_every_use_case_page_has_a_chart_with_a_text_alternative(pages):
+    use_case_pages = [soup for soup in pages.values() if soup.select_one("article.use-case")]
+    assert len(use_case_pages) == 12
+    for soup in use_case_pages:
+        svg = soup.select_one("figure.chart svg[role=img]")
+        assert svg is not None
+        title, description = svg.find("title"), svg.find("desc")
+        assert svg["aria-labelledby"] == f"{title['id']} {description['id']}"
+        bars = svg.select("rect.chart-bar")
+        assert bars and len(description.get_text()) > 20
+        widths = [float(bar["width"]) for bar in bars]
+        assert widths == sorted(widths, reverse=True)  # longest bar first
