@@ -45,7 +45,9 @@ LIVERELOAD_JS = """\
     script.onerror = function () { script.remove(); setTimeout(poll, 1000); };
     document.head.appendChild(script);
   }
-  poll();
+  // Start after the page has loaded: a script inserted before that would hold the load event
+  // for as long as the poll waits.
+  if (document.readyState === "complete") { poll(); } else { window.addEventListener("load", poll); }
 })();
 """
 

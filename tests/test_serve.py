@@ -99,3 +99,18 @@ def test_dev_server_rebuilds_keeps_the_last_good_site_and_shows_errors(server):
     # Fixed: the overlay goes away.
     gpus.write_text(good, encoding="utf-8")
     wait_for(lambda: "gpuguide-build-error" not in fetch(page_url), 10, "the recovery")
+
+
+def test_the_open_page_reloads_itself_in_chromium(server, page):
+    """Live reload under the site's Content-Security-Policy, in a real browser."""
+    root, base = server
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(f"{base}/en/llm-training/")  # the poll starts after "load", so loading finishes
+    page.evaluate("window.__beforeReload = true")
+    source = root / EN_PAGE
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        "Training a model from scratch", "Training a model from nothing"), encoding="utf-8")
+    page.wait_for_function("() => document.body.innerText.includes('from nothing')", timeout=15_000)
+    assert page.evaluate("window.__beforeReload === undefined")  # a real reload, not a patch
+    assert errors == []
