@@ -248,6 +248,7 @@ def say(message: str) -> None:
 
 def cold_build(generator: Generator, root: Path, logs: Path, label: str) -> Measurement:
     shutil.rmtree(root / generator.output, ignore_errors=True)
+    shutil.rmtree(root / ".build-cache", ignore_errors=True)  # ours: no cache either, truly cold
     measurement = measure(generator.argv(root), root, logs / f"{label}.log")
     status = "ok" if measurement.returncode == 0 else f"FAILED ({measurement.returncode})"
     say(f"  {label}: {measurement.wall_s:.2f} s wall, {measurement.cpu_s:.2f} s CPU, "
