@@ -22,7 +22,7 @@ from .incremental import (RECORDER, BuildCache, PageEntry, RecordDigests, Templa
                           track)
 from .checks import ParsedPage, check_links, parse_page
 from .datasets import Dataset, load_dataset
-from .errors import BuildFailed, Problem, Problems
+from .errors import Problem, Problems
 from .project import Project
 from .publish import discard, staging_dir, swap_into_place
 from . import fastpath
@@ -93,16 +93,24 @@ def render_site(project: Project, site: LoadedSite, strict: bool = False,
             rendered[str(page.output_path)] = html
         if progress is not None:
             progress(done, len(published))
-    RECORDER.start()  # the root page is rendered every time; its reads need not be kept
+    rendered.update(_site_wide_pages(renderer, site, rendered.get))
+    return rendered, renderer.link_lines
+
+
+def _site_wide_pages(renderer: PageRenderer, site: LoadedSite,
+                     page_html: Callable[[str], str | None]) -> dict[str, str]:
+    """The root language chooser, and ``/404.html`` where servers look for it: a copy of the default
+    language's "not found" page, whose HTML ``page_html(output path)`` gives (None if it failed)."""
+    pages: dict[str, str] = {}
+    RECORDER.start()  # rendered on every build: the root page's reads need not be kept
     root = renderer.render_root()
     RECORDER.stop()
     if root is not None:
-        rendered["index.html"] = root
-    # Servers look for /404.html: the default language's "not found" page.
+        pages["index.html"] = root
     not_found = site.library.find("not_found", site.dataset.config.default_language)
-    if not_found is not None and str(not_found.output_path) in rendered:
-        rendered["404.html"] = rendered[str(not_found.output_path)]
-    return rendered, renderer.link_lines
+    if not_found is not None and (html := page_html(str(not_found.output_path))) is not None:
+        pages["404.html"] = html
+    return pages
 
 
 def check_site(project: Project, strict: bool = False, progress: Progress | None = None) -> CheckedSite:
@@ -271,17 +279,11 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
                    for result in render_pages(renderer, to_render, staging, progress, parallel)}
         written = {output for output, result in results.items() if result.written}
 
-        extra: dict[str, str] = {}
-        RECORDER.start()  # the root page is rendered every time; its reads need not be kept
-        root = renderer.render_root()
-        RECORDER.stop()
-        if root is not None:
-            extra["index.html"] = root
-        not_found = site.library.find("not_found", site.dataset.config.default_language)
-        if not_found is not None and str(not_found.output_path) in written | set(reused):
-            output = str(not_found.output_path)
-            folder = staging if output in written else project.site_dir
-            extra["404.html"] = (folder / output).read_text(encoding="utf-8")
+        def page_html(output: str) -> str | None:
+            folder = staging if output in written else project.site_dir if output in reused else None
+            return None if folder is None else (folder / output).read_text(encoding="utf-8")
+
+        extra = _site_wide_pages(renderer, site, page_html)
 
         parsed = {output: result.parsed for output, result in results.items() if result.written}
         # Unchanged pages: their plain links still resolve (the set of pages is part of the global

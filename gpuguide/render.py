@@ -34,8 +34,6 @@ from .tables import CATALOGUE_COLUMNS, COLUMNS, SEGMENTS, SPEC_COLUMNS, Table, b
 CHART_BAR_WIDTH = 290
 CHART_ROW_HEIGHT = 46
 
-ASSETS = ("style.css",)
-
 
 @functools.lru_cache(maxsize=65536)
 def relative_url(from_url: str, to_url: str) -> str:

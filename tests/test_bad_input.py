@@ -175,7 +175,7 @@ def test_unusable_files_are_reported(project: Path, content: bytes, message: str
     (project / "content/fr/nouvelle-page.md").write_bytes(content)
     result = run_build(project)
     assert result.returncode == 1
-    assert f"content/fr/nouvelle-page.md:1:" in result.stderr and message in result.stderr
+    assert "content/fr/nouvelle-page.md:1:" in result.stderr and message in result.stderr
 
 
 def test_usage_errors_exit_2(project: Path):
