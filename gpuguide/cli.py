@@ -7,6 +7,7 @@ Exit codes: 0 success, 1 the input has errors (each printed as ``path:line:colum
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import traceback
 from pathlib import Path
@@ -31,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=8000, help="serve: port on 127.0.0.1 (default: 8000)")
     parser.add_argument("--stamp", type=Path, metavar="PATH",
                         help="translations: record that the translation PATH is up to date with its source")
-    parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors, and how long each stage of a build took")
     return parser
 
 
@@ -55,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.stamp is not None and args.command != "translations":
         parser.error("--stamp goes with the translations command")
     project = Project(args.root.resolve())
+    if args.debug:
+        logging.basicConfig(level=logging.DEBUG, format="%(name)s: %(message)s")
     commands: dict[str, Callable[[Project, argparse.Namespace], int]] = {
         "build": _build, "check": _check, "serve": _serve, "translations": _translations}
     try:
@@ -67,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("interrupted; site/ was not changed", file=sys.stderr)
+        from .publish import update_pending
+        print("interrupted while updating site/: the next build finishes the update"
+              if update_pending(project.site_dir) else "interrupted; site/ was not changed", file=sys.stderr)
         return 130
     except Exception as exc:  # a bug in the generator, not in the input
         if args.debug:

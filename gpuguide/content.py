@@ -7,17 +7,19 @@ drives the language switcher and the missing-translation report.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 import itertools
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from .datasets import Dataset
 from .errors import Problems, did_you_mean
 from .schema import Strict, validate
-from .sources import YamlDocument, read_text, split_front_matter
+from .sources import FRONT_MATTER_OFFSET, YamlDocument, read_text, split_front_matter
 
 # A slug is a relative URL path: no `..`, no leading `/`, so no page can be written outside site/.
 # The empty slug is the language's home page.
@@ -75,14 +77,16 @@ class Page:
     body_line: int  # line of the body's first line in the source file
     record: Any = None  # generated pages: the GPU, or the pair of GPUs, the page is about
 
-    @property
+    @cached_property
     def url(self) -> str:
         """Site-absolute URL, always a directory: ``/fr/entrainement-llm/``, ``/fr/`` for the home page."""
         return f"/{self.lang}/{self.meta.slug}/" if self.meta.slug else f"/{self.lang}/"
 
-    @property
+    @cached_property
     def output_path(self) -> PurePosixPath:
-        return PurePosixPath(self.lang, *[part for part in self.meta.slug.split("/") if part], "index.html")
+        # One string to parse, not one part per folder: computed for every page on every build.
+        slug = self.meta.slug.strip("/")
+        return PurePosixPath(f"{self.lang}/{slug}/index.html" if slug else f"{self.lang}/index.html")
 
     @property
     def is_generator(self) -> bool:
@@ -142,12 +146,33 @@ class Library:
         return self._memoised(("use_case_pages", lang, tuple(order)), compute)
 
 
-def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems) -> Library:
+class ParsedSource(NamedTuple):
+    """A Markdown file's front matter, parsed and validated: what the content cache keeps of it."""
+
+    digest: str  # of the file's text
+    meta: dict[str, Any]  # PageMeta's fields: validating them again costs a third of unpickling the model
+    front_matter: Any  # the YAML's value
+    yaml: str  # the YAML's text, parsed again only if a position is asked for (an error to report)
+    body_offset: int
+    body_line: int
+
+
+#: Source path → its front matter as last parsed; ``load_library`` reads and refreshes it.
+ParsedSources = dict[str, ParsedSource]
+
+
+def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
+                 parsed: ParsedSources | None = None) -> Library:
     """Read every Markdown file of every configured language; report every problem found.
 
     Without a valid dataset (its errors are already reported) pages are still read and validated
-    on their own, so the editor sees every problem of the run at once.
+    on their own, so the editor sees every problem of the run at once. With ``parsed`` (the
+    content cache), a file whose text is unchanged is not parsed again; ``parsed`` is left
+    holding exactly the files that loaded without a problem.
     """
+    previous = dict(parsed) if parsed is not None else {}
+    if parsed is not None:
+        parsed.clear()
     library = Library()
     languages = (list(dataset.config.languages) if dataset is not None
                  else sorted(p.name for p in content_dir.iterdir() if p.is_dir()) if content_dir.is_dir() else [])
@@ -158,7 +183,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems)
                            f"create {lang_dir.as_posix()}/ or remove `{lang}` from data/site.yaml")
             continue
         for path in sorted(lang_dir.rglob("*.md")):
-            page = _load_page(path, lang, problems)
+            page = _load_page(path, lang, problems, previous, parsed)
             if page is not None:
                 library.pages.append(page)
             else:
@@ -169,17 +194,38 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems)
     return library
 
 
-def _load_page(path: Path, lang: str, problems: Problems) -> Page | None:
+def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSources,
+               parsed: ParsedSources | None) -> Page | None:
     text = read_text(path, problems)
     if text is None:
         return None
-    parts = split_front_matter(text, path, problems)
-    if parts is None:
-        return None
-    meta = validate(PageMeta, parts.front_matter, path, problems)
-    if meta is None:
-        return None
-    return Page(path, lang, meta, parts.front_matter, parts.body, parts.body_line)
+    text_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+    source = previous.get(str(path))
+    meta: PageMeta | None = None
+    front_matter: YamlDocument | None = None
+    if source is not None and source.digest == text_digest:
+        try:
+            meta = PageMeta.model_validate(source.meta)
+            front_matter = YamlDocument(source.front_matter, None, FRONT_MATTER_OFFSET, source.yaml)
+        except ValidationError:  # cached by an older schema: parse the file again
+            meta = None
+    cacheable = True
+    if meta is None or front_matter is None:
+        before = len(problems.items)
+        parts = split_front_matter(text, path, problems)
+        if parts is None:
+            return None
+        meta = validate(PageMeta, parts.front_matter, path, problems)
+        if meta is None:
+            return None
+        front_matter = parts.front_matter
+        source = ParsedSource(text_digest, meta.model_dump(), front_matter.value, front_matter.text or "",
+                              parts.body_offset, parts.body_line)
+        cacheable = len(problems.items) == before  # warnings must be reported again next time
+    assert source is not None
+    if parsed is not None and cacheable:
+        parsed[str(path)] = source
+    return Page(path, lang, meta, front_matter, text[source.body_offset:], source.body_line)
 
 
 def gpu_pairs(gpu_ids: list[str]) -> list[tuple[str, str]]:

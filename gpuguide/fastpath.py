@@ -42,7 +42,7 @@ def _files(folder: Path) -> dict[str, list[int]]:
     return found
 
 
-def _state(project: Project, options: dict[str, bool]) -> dict[str, Any]:
+def _inputs_state(project: Project, options: dict[str, bool]) -> dict[str, Any]:
     versions = {}
     for name in _LIBRARIES:
         try:
@@ -54,34 +54,54 @@ def _state(project: Project, options: dict[str, bool]) -> dict[str, Any]:
         inputs.update(_files(folder))
     code = _files(Path(__file__).resolve().parent)
     inputs.update({path: stat for path, stat in code.items() if path.endswith(".py")})
-    return {"python": sys.version, "libraries": versions, "options": options, "inputs": inputs,
-            "site": _files(project.site_dir)}
+    return {"python": sys.version, "libraries": versions, "options": options, "inputs": inputs}
 
 
 def up_to_date(project: Project, options: dict[str, bool]) -> dict[str, Any] | None:
     """The last build's summary if nothing changed since it (then site/ is already right), else None."""
     try:
         manifest = json.loads((project.cache_dir / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        state = manifest["state"]
+        recorded_site = state.pop("site")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    if not isinstance(manifest, dict) or manifest.get("state") != _state(project, options):
+    # Inputs first: after an edit they differ, and site/ (a folder per page) need not be walked.
+    if state != _inputs_state(project, options) or recorded_site != _files(project.site_dir):
         return None
     return manifest.get("summary")
 
 
-def record(project: Project, options: dict[str, bool], pages: int, warnings: list[str]) -> None:
-    """After a successful build: what it was built from, and what it wrote."""
-    manifest = {"state": _state(project, options), "summary": {"pages": pages, "warnings": warnings}}
+def record(project: Project, options: dict[str, bool], pages: int, warnings: list[str],
+           changed: list[str] | None = None) -> None:
+    """After a successful build: what it was built from, and what it wrote.
+
+    ``changed``: the build updated site/ in place and these files (relative paths) are the only
+    ones it may have written or deleted; the other files' sizes and times are taken from the
+    previous manifest instead of walking site/ (a folder per page: the walk costs more than the
+    update). A file changed by someone else since then only makes the next check fail: never a
+    stale site, at most a build that finds nothing to do.
+    """
+    site = None
+    if changed is not None:
+        try:
+            site = json.loads((project.cache_dir / MANIFEST).read_text(encoding="utf-8"))["state"]["site"]
+        except (OSError, ValueError, KeyError, TypeError):
+            site = None
+        if isinstance(site, dict):
+            for relative in changed:
+                path = os.path.join(project.site_dir, relative)
+                try:
+                    stat = os.stat(path)
+                    site[path] = [stat.st_size, stat.st_mtime_ns]
+                except OSError:
+                    site.pop(path, None)
+        else:
+            site = None
+    state = {**_inputs_state(project, options), "site": _files(project.site_dir) if site is None else site}
+    manifest = {"state": state, "summary": {"pages": pages, "warnings": warnings}}
     path = project.cache_dir / MANIFEST
     temporary = path.with_suffix(f".tmp-{os.getpid()}")
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary.write_text(json.dumps(manifest), encoding="utf-8")
     os.replace(temporary, path)
 
-
-def forget(project: Project) -> None:
-    """Drop the manifest (a build started: until it succeeds, nothing is known to be up to date)."""
-    try:
-        (project.cache_dir / MANIFEST).unlink()
-    except OSError:
-        pass

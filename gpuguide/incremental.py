@@ -25,9 +25,10 @@ import os
 import pickle
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 #: Bump to invalidate every cache (a change in how entries are computed).
 CACHE_FORMAT = 1
@@ -38,7 +39,17 @@ KEYS = "#ids"  # the page read the list of ids (their order), not the records
 def digest(*parts: Any) -> str:
     hasher = hashlib.blake2b(digest_size=16)
     for part in parts:
-        hasher.update(part if isinstance(part, bytes) else repr(part).encode("utf-8"))
+        # Text is hashed as UTF-8 (repr() of a page's body would cost more than the hash); each
+        # part is tagged with its kind, so "1" and 1 differ.
+        if isinstance(part, bytes):
+            hasher.update(b"b")
+            hasher.update(part)
+        elif isinstance(part, str):
+            hasher.update(b"s")
+            hasher.update(part.encode("utf-8", "surrogatepass"))
+        else:
+            hasher.update(b"r")
+            hasher.update(repr(part).encode("utf-8"))
         hasher.update(b"\0")
     return hasher.hexdigest()
 
@@ -130,6 +141,7 @@ class RecordDigests:
 
     def __init__(self, dataset: Any):
         self.table: dict[tuple[str, str], str] = {}
+        self._fingerprints: dict[tuple[tuple[str, str], ...], str] = {}
         for name in TRACKED_DATASETS:
             records = getattr(dataset, name)
             records = records.data if isinstance(records, TrackedMapping) else records
@@ -144,9 +156,14 @@ class RecordDigests:
             self.table[(name, ALL)] = digest(sorted(strings.items()))
 
     def fingerprint(self, reads: tuple[tuple[str, str], ...]) -> str:
-        return digest(*[(read, self.table.get(read, "absent")) for read in reads])
+        # Pages of one layout mostly read the same records: compute each set's digest once.
+        found = self._fingerprints.get(reads)
+        if found is None:
+            found = self._fingerprints[reads] = digest(*[(read, self.table.get(read, "absent")) for read in reads])
+        return found
 
 
+@lru_cache(maxsize=1)
 def code_version() -> str:
     """The generator's own source and the versions of the libraries that shape the output."""
     package = Path(__file__).resolve().parent
@@ -192,8 +209,7 @@ class TemplateDigests:
         return self._memo[name]
 
 
-@dataclass
-class PageEntry:
+class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a blink
     """What the last build knew about one output page."""
 
     key: str
@@ -206,30 +222,58 @@ class PageEntry:
     link_lines: dict[str, int]
 
 
+def _load_pickle(path: Path) -> Any:
+    try:
+        with path.open("rb") as stream:
+            return pickle.load(stream)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+        return None
+
+
+def _save_pickle(value: Any, path: Path) -> None:
+    """Written to a temporary file and renamed: a killed build never leaves half a cache."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(f".tmp-{os.getpid()}")
+    with temporary.open("wb") as stream:
+        pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(temporary, path)
+
+
+@dataclass
+class ContentCache:
+    """Each Markdown file's front matter as last parsed and validated (``content.ParsedSources``),
+    so a build parses only the files whose text changed. Valid for one version of the code."""
+
+    code: str = ""
+    sources: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path, code: str) -> "ContentCache":
+        cache = _load_pickle(path)
+        if not isinstance(cache, cls) or cache.code != code:
+            return cls(code)
+        return cache
+
+    def save(self, path: Path) -> None:
+        _save_pickle(self, path)
+
+
 @dataclass
 class BuildCache:
     global_key: str = ""
     pages: dict[str, PageEntry] = field(default_factory=dict)
+    sitemap: str = ""  # sitemap.xml, a function of what the global key covers
 
     @classmethod
     def load(cls, path: Path, global_key: str) -> "BuildCache":
         """The previous build's cache, or an empty one if it is missing, unreadable or for other inputs."""
-        try:
-            with path.open("rb") as stream:
-                cache = pickle.load(stream)
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError):
-            return cls(global_key)
+        cache = _load_pickle(path)
         if not isinstance(cache, cls) or cache.global_key != global_key:
             return cls(global_key)
         return cache
 
     def save(self, path: Path) -> None:
-        """Written to a temporary file and renamed: a killed build never leaves half a cache."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".tmp-{os.getpid()}")
-        with temporary.open("wb") as stream:
-            pickle.dump(self, stream, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, path)
+        _save_pickle(self, path)
 
     def reusable(self, output: str, key: str, digests: RecordDigests, site_dir: Path) -> PageEntry | None:
         """The entry for ``output`` if its page need not be rendered again."""

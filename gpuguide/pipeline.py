@@ -8,6 +8,7 @@ succeeded.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing as mp
 import os
@@ -18,13 +19,13 @@ from pathlib import Path
 from typing import Callable
 
 from .content import Library, Page, load_library
-from .incremental import (RECORDER, BuildCache, PageEntry, RecordDigests, TemplateDigests, code_version, digest,
+from .incremental import (RECORDER, BuildCache, ContentCache, PageEntry, RecordDigests, TemplateDigests, code_version, digest,
                           track)
 from .checks import ParsedPage, check_links, parse_page
 from .datasets import Dataset, load_dataset
 from .errors import Problem, Problems
 from .project import Project
-from .publish import discard, staging_dir, swap_into_place
+from .publish import discard, recover, staging_dir, swap_into_place, update_in_place
 from . import fastpath
 from .render import PageRenderer
 from .search import build_search_index
@@ -49,11 +50,21 @@ class BuildResult:
     pages_rendered: int = 0  # pages rendered this time (the others were unchanged)
 
 
-def load_site(project: Project, strict: bool = False) -> LoadedSite:
-    """Read and validate data and content; raise BuildFailed with every problem found."""
+def load_site(project: Project, strict: bool = False, content_cache: Path | None = None) -> LoadedSite:
+    """Read and validate data and content; raise BuildFailed with every problem found.
+
+    With ``content_cache`` (a file), Markdown files whose text is unchanged since the last load
+    are not parsed again.
+    """
     problems = Problems(project.root)
     dataset = load_dataset(project.data_dir, problems)
-    library = load_library(project.content_dir, dataset, problems)
+    cache = ContentCache.load(content_cache, code_version()) if content_cache is not None else None
+    cached = dict(cache.sources) if cache is not None else {}
+    library = load_library(project.content_dir, dataset, problems, cache.sources if cache is not None else None)
+    if cache is not None and content_cache is not None and (
+            cache.sources.keys() != cached.keys()
+            or any(source is not cached[path] for path, source in cache.sources.items())):
+        cache.save(content_cache)
     if dataset is not None:
         check_translations(library, dataset, problems)
     problems.raise_if_errors(strict)
@@ -201,6 +212,11 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path, prog
             renderer.env.get_template(f"{layout}.html")  # compile once, before forking
         _WORKER_RENDERER, _WORKER_STAGING = renderer, staging
         chunks = [indexes[start:start + PARALLEL_CHUNK] for start in range(0, len(indexes), PARALLEL_CHUNK)]
+        # Everything loaded so far lives as long as the workers: move it out of the garbage
+        # collector's sight, so full collections in the workers (markdown-it makes hundreds of
+        # thousands of tokens) do not walk the whole library again and again, nor touch its pages
+        # of memory (which the workers then share with this process instead of copying them).
+        gc.freeze()
         try:
             with mp.get_context("fork").Pool(workers) as pool:
                 for chunk in pool.imap(_render_chunk, chunks):
@@ -211,6 +227,7 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path, prog
                         progress(len(results), len(indexes))
         finally:
             _WORKER_RENDERER = _WORKER_STAGING = None
+            gc.unfreeze()
         return results
     for done, index in enumerate(indexes, 1):
         results.append(_render_one(renderer, published[index], staging))
@@ -243,6 +260,18 @@ def _page_key(page: Page, global_key: str, templates: TemplateDigests) -> str:
                   page.body, record)
 
 
+class _Phases:
+    """Logs how long each stage of a build took (``build.py --debug`` shows them)."""
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+
+    def done(self, name: str) -> None:
+        now = time.perf_counter()
+        log.debug("%-22s %7.3f s", name, now - self.last)
+        self.last = now
+
+
 def build_site(project: Project, strict: bool = False, progress: Progress | None = None,
                search: bool = True, parallel: bool = True) -> BuildResult:
     """Build the site into ``site/``, re-rendering only what changed; on any error ``site/`` is
@@ -252,7 +281,9 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
     renders in this process only (the dev server, which has threads, must not fork).
     """
     started = time.perf_counter()
-    site = load_site(project, strict)
+    phases = _Phases()
+    site = load_site(project, strict, project.cache_dir / "content.pickle")
+    phases.done("load and validate")
     track(site.dataset)
     renderer = PageRenderer(site.dataset, site.library, project.templates_dir, site.problems)
     published = site.library.published
@@ -273,11 +304,15 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
             reused[output] = entry
         else:
             to_render.append(index)
+    phases.done(f"keys ({len(reused)} reusable)")
+    repaired = recover(project.site_dir)  # a build killed while publishing: finish or undo its work
     staging = staging_dir(project.site_dir)
+    changed: list[str] | None = None  # files of site/ this build wrote or deleted, when it updated in place
     try:
         results = {result.output: result
                    for result in render_pages(renderer, to_render, staging, progress, parallel)}
         written = {output for output, result in results.items() if result.written}
+        phases.done(f"render {len(to_render)} pages")
 
         def page_html(output: str) -> str | None:
             folder = staging if output in written else project.site_dir if output in reused else None
@@ -297,31 +332,12 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
         failed = {output for output in sources if output not in written and output not in reused}
         check_links(parsed, set(assets) | failed, sources, site.problems, link_lines)
         site.problems.raise_if_errors(strict)
+        phases.done("check links")
 
         config = site.dataset.config
-        texts = {**extra,
-                 "sitemap.xml": sitemap_xml(site.library, config.base_url, config.default_language),
-                 "robots.txt": robots_txt(config.base_url)}
-        for output in sorted(reused):
-            target = staging / output
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.link(project.site_dir / output, target)
-        for relative, text in sorted(texts.items()):
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        for relative, source in sorted(assets.items()):
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
-        if search:
-            previous_index = project.site_dir / "pagefind"
-            if not to_render and previous_index.is_dir():
-                # Nothing was rendered again: the previous index is still the index of this site.
-                shutil.copytree(previous_index, staging / "pagefind", copy_function=os.link)
-            else:
-                build_search_index(staging, site.problems)
-                site.problems.raise_if_errors(strict)
+        # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
+        sitemap = cache.sitemap or sitemap_xml(site.library, config.base_url, config.default_language)
+        texts = {**extra, "sitemap.xml": sitemap, "robots.txt": robots_txt(config.base_url)}
         entries = dict(reused)
         for output, result in results.items():
             if result.written:
@@ -329,15 +345,87 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
                     keys[output], result.reads, digests.fingerprint(result.reads), result.size, result.mtime_ns,
                     frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link[0]),
                     result.link_lines)
-        swap_into_place(staging, project.site_dir)
+        # A few pages changed (and the search index, if any, need not be rebuilt): update site/ in
+        # place. Otherwise write the whole site beside it and swap.
+        if reused and (not search or not to_render) and len(written) <= len(published) // 4:
+            changed = _update_site(project, staging, written, entries, texts, assets)
+        else:
+            _replace_site(project, staging, reused, texts, assets, search, bool(to_render), site.problems, strict)
+        phases.done("publish")
     except BaseException:
-        discard(staging)
+        discard(staging, project.site_dir)
         raise
-    BuildCache(global_key, entries).save(cache_path)
+    BuildCache(global_key, entries, sitemap).save(cache_path)
     warnings = sorted(set(site.problems.warnings))
-    fastpath.record(project, _options(strict, search), len(published) + len(extra), [str(w) for w in warnings])
+    fastpath.record(project, _options(strict, search), len(published) + len(extra), [str(w) for w in warnings],
+                    None if repaired else changed)
+    phases.done("save caches")
     return BuildResult(len(published) + len(extra), time.perf_counter() - started, warnings,
                        len(results) + len(extra))
+
+
+def _replace_site(project: Project, staging: Path, reused: dict[str, PageEntry], texts: dict[str, str],
+                  assets: dict[str, Path], search: bool, rendered: bool, problems: Problems, strict: bool) -> None:
+    """Complete the staging folder (it holds the rendered pages) into the whole site; swap it in."""
+    for output in sorted(reused):
+        target = staging / output
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(project.site_dir / output, target)
+    for relative, text in sorted(texts.items()):
+        target = staging / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    for relative, source in sorted(assets.items()):
+        target = staging / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    if search:
+        previous_index = project.site_dir / "pagefind"
+        if not rendered and previous_index.is_dir():
+            # Nothing was rendered again: the previous index is still the index of this site.
+            shutil.copytree(previous_index, staging / "pagefind", copy_function=os.link)
+        else:
+            build_search_index(staging, problems)
+            problems.raise_if_errors(strict)
+    swap_into_place(staging, project.site_dir)
+
+
+def _update_site(project: Project, staging: Path, written: set[str], entries: dict[str, PageEntry],
+                 texts: dict[str, str], assets: dict[str, Path]) -> list[str]:
+    """Move into ``site/`` only the files whose bytes changed; return every file of ``site/`` this
+    may have changed.
+
+    A rendered page whose HTML came out the same keeps its file (and its entry the file's stat).
+    """
+    site_dir = project.site_dir
+    moves: list[str] = []
+    for output in sorted(written):
+        new = (staging / output).read_bytes()
+        try:
+            same = (site_dir / output).read_bytes() == new
+        except OSError:
+            same = False
+        if not same:
+            moves.append(output)
+            continue
+        stat = (site_dir / output).stat()
+        entries[output] = entries[output]._replace(size=stat.st_size, mtime_ns=stat.st_mtime_ns)
+    others = {relative: text.encode("utf-8") for relative, text in texts.items()}
+    others.update({relative: source.read_bytes() for relative, source in assets.items()})
+    for relative, content in sorted(others.items()):
+        try:
+            if (site_dir / relative).read_bytes() == content:
+                continue
+        except OSError:
+            pass
+        target = staging / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        moves.append(relative)
+    # Which pages and assets exist is part of the global key: when it matched (the only case that
+    # comes here), site/ holds the same files as before, and none is to be deleted.
+    update_in_place(staging, site_dir, moves)
+    return sorted({*written, *moves})
 
 
 def _asset_files(project: Project) -> dict[str, Path]:

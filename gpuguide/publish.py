@@ -1,15 +1,27 @@
-"""Publishing: write the whole site into a temporary folder beside ``site/``, then swap it in.
+"""Publishing: nothing reaches ``site/`` before the whole build (render, link check, index) succeeded.
 
-The swap is one ``renameat2(RENAME_EXCHANGE)`` system call where the kernel has it, so ``site/`` is
-at every instant either the previous site or the new one, even if the build is killed. Elsewhere
-it falls back to two renames, and the next build restores ``site/`` if it was killed between them.
+Two ways, both starting from a staging folder beside ``site/`` that holds what the build wrote:
+
+- Swap (full builds): the staging folder holds the whole site and replaces ``site/`` in one
+  ``renameat2(RENAME_EXCHANGE)`` system call where the kernel has it, so ``site/`` is at every
+  instant either the previous site or the new one, even if the build is killed. Elsewhere it
+  falls back to two renames, and the next build restores ``site/`` if it was killed between them.
+- Update in place (incremental builds, a few pages changed): the staging folder holds only the
+  changed files. A journal listing the files to move in and the files to delete is written first
+  (atomically), then each file is renamed over its old version (each page is at every instant
+  the old or the new one, never half written), then the journal is removed. A build killed in
+  between leaves the journal: the next build finishes the update before anything else (roll
+  forward, as a database replays its write-ahead log). Renaming a few files instead of re-linking
+  ten thousand is what makes a one-page edit take a fraction of a second to publish.
 """
 
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 _RENAME_EXCHANGE = 2
@@ -17,25 +29,38 @@ _AT_FDCWD = -100
 
 
 def staging_dir(site_dir: Path) -> Path:
-    """A fresh, empty folder beside ``site_dir``; leftovers of killed builds are cleaned first."""
-    recover(site_dir)
+    """A fresh, empty folder beside ``site_dir`` (call ``recover`` first)."""
     staging = site_dir.parent / f".{site_dir.name}-staging-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     return staging
 
 
-def recover(site_dir: Path) -> None:
-    """Undo what a killed build left: restore ``site/`` if needed, remove staging folders."""
+def recover(site_dir: Path) -> bool:
+    """Repair what a killed build left: finish an interrupted update in place, restore ``site/``
+    if it was killed between the two renames of a swap, remove staging folders.
+
+    True if ``site/`` itself had to be changed.
+    """
     parent = site_dir.parent
     if not parent.exists():
-        return
+        return False
+    repaired = False
+    journal = _journal_path(site_dir)
+    if journal.exists():
+        if site_dir.is_dir():
+            _finish_update(site_dir, journal)
+            repaired = True
+        else:  # site/ was deleted since: the next build writes it whole
+            journal.unlink()
     previous = sorted(parent.glob(f".{site_dir.name}-previous-*"))
     if not site_dir.exists() and previous:
         os.rename(previous[-1], site_dir)
         previous = previous[:-1]
+        repaired = True
     for leftover in [*previous, *parent.glob(f".{site_dir.name}-staging-*")]:
         shutil.rmtree(leftover, ignore_errors=True)
+    return repaired
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -62,5 +87,62 @@ def swap_into_place(staging: Path, site_dir: Path) -> None:
     shutil.rmtree(previous)
 
 
-def discard(staging: Path) -> None:
+def discard(staging: Path, site_dir: Path) -> None:
+    """Remove the staging folder of a build that failed, unless an update in place from it has
+    begun (the build was interrupted while moving files): the next build finishes that update."""
+    if _journal_path(site_dir).exists():
+        return
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def update_pending(site_dir: Path) -> bool:
+    """True while an update in place of ``site_dir`` has begun and not finished."""
+    return _journal_path(site_dir).exists()
+
+
+def _journal_path(site_dir: Path) -> Path:
+    return site_dir.parent / f".{site_dir.name}-journal.json"
+
+
+def update_in_place(staging: Path, site_dir: Path, moves: Sequence[str], deletes: Sequence[str] = ()) -> None:
+    """Move the files ``moves`` (paths relative to both folders) from ``staging`` over their
+    versions in ``site_dir``, delete ``deletes`` from ``site_dir``, under a journal."""
+    journal = _journal_path(site_dir)
+    temporary = journal.with_suffix(f".tmp-{os.getpid()}")
+    with temporary.open("w", encoding="utf-8") as stream:
+        json.dump({"staging": str(staging), "moves": list(moves), "deletes": list(deletes)}, stream)
+        stream.flush()
+        os.fsync(stream.fileno())
+    os.replace(temporary, journal)  # from here on, the update will be finished, now or by the next build
+    _finish_update(site_dir, journal)
+
+
+def _finish_update(site_dir: Path, journal: Path) -> None:
+    """Apply a journal; safe to run again on a journal already partly (or wholly) applied."""
+    try:
+        plan = json.loads(journal.read_text(encoding="utf-8"))
+        staging, moves, deletes = Path(plan["staging"]), list(plan["moves"]), list(plan["deletes"])
+    except (OSError, ValueError, KeyError, TypeError):
+        journal.unlink(missing_ok=True)  # never completely written: the update never started
+        return
+    made: set[Path] = set()
+    for relative in moves:
+        source, target = staging / relative, site_dir / relative
+        if not source.exists():
+            continue  # moved before the build was killed
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        os.replace(source, target)
+    for relative in deletes:
+        target = site_dir / relative
+        target.unlink(missing_ok=True)
+        folder = target.parent
+        while folder != site_dir and site_dir in folder.parents:
+            try:
+                folder.rmdir()  # only when empty
+            except OSError:
+                break
+            folder = folder.parent
+    journal.unlink()
     shutil.rmtree(staging, ignore_errors=True)

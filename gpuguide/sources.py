@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -19,25 +19,40 @@ from .errors import Problems
 PathKey = tuple[str | int, ...]
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(NamedTuple):  # a tuple: cheap to build, compare and cache by the hundred thousand
     line: int  # 1-based
     column: int  # 1-based
 
 
-@dataclass
 class YamlDocument:
-    """A parsed YAML document and where each of its values starts."""
+    """A parsed YAML document and where each of its values starts.
 
-    value: Any
-    positions: dict[PathKey, Position]
-    line_offset: int = 0  # lines before the YAML starts (front matter: the opening ``---``)
+    Built from the content cache, a document holds its value and its YAML text only: positions
+    are needed for error messages, so they are found again (by parsing the text) when first asked.
+    """
+
+    def __init__(self, value: Any, positions: dict[PathKey, Position] | None, line_offset: int = 0,
+                 text: str | None = None):
+        self.value = value
+        self._positions = positions
+        self.line_offset = line_offset  # lines before the YAML starts (front matter: the opening ``---``)
+        self.text = text
+
+    @property
+    def positions(self) -> dict[PathKey, Position]:
+        if self._positions is None:
+            self._positions = {}
+            if self.text is not None:
+                found = parse_yaml(self.text, Path(), Problems(Path()), self.line_offset)
+                self._positions = (found._positions or {}) if found is not None else {}
+        return self._positions
 
     def position(self, path: PathKey) -> Position:
         """The position of ``path``, or of its nearest ancestor that has one."""
-        while path not in self.positions and path:
+        positions = self.positions
+        while path not in positions and path:
             path = path[:-1]
-        pos = self.positions.get(path, Position(1, 1))
+        pos = positions.get(path, Position(1, 1))
         return Position(pos.line + self.line_offset, pos.column)
 
 
@@ -77,13 +92,13 @@ def parse_yaml(text: str, path: Path, problems: Problems, line_offset: int = 0) 
     try:
         node = loader.get_single_node()
         if node is None:
-            return YamlDocument(None, {}, line_offset)
+            return YamlDocument(None, {}, line_offset, text)
         positions: dict[PathKey, Position] = {}
         before = len(problems.items)
         value = _build(loader, node, (), positions, path, problems, line_offset)
         if len(problems.items) > before:
             return None
-        return YamlDocument(value, positions, line_offset)
+        return YamlDocument(value, positions, line_offset, text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or "invalid YAML"
@@ -152,12 +167,16 @@ def _build(loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, positions: d
     return loader.construct_object(node, deep=True)
 
 
+#: Lines before the front matter's YAML: the opening ``---``.
+FRONT_MATTER_OFFSET = 1
+
+
 @dataclass
 class FrontMatterFile:
     """A Markdown file split into its YAML front matter and its body."""
 
     front_matter: YamlDocument
-    body: str
+    body_offset: int  # index in the text where the body starts
     body_line: int  # 1-based line where the body starts
 
 
@@ -178,10 +197,10 @@ def split_front_matter(text: str, path: Path, problems: Problems) -> FrontMatter
     if not yaml_text.strip():
         problems.error(path, 1, 1, "the front matter is empty", "add the page's fields (title, description, …)")
         return None
-    document = parse_yaml(yaml_text, path, problems, line_offset=1)
+    document = parse_yaml(yaml_text, path, problems, line_offset=FRONT_MATTER_OFFSET)
     if document is None:
         return None
     if not isinstance(document.value, dict):
         problems.error(path, 2, 1, "the front matter must be a list of `key: value` fields")
         return None
-    return FrontMatterFile(document, "".join(lines[index + 1:]), index + 2)
+    return FrontMatterFile(document, sum(map(len, lines[:index + 1])), index + 2)

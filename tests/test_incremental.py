@@ -46,7 +46,8 @@ def rebuild(project: Project) -> set[str]:
     build_site(project, search=False)
     after = {p.relative_to(project.site_dir).as_posix(): p.stat().st_ino
              for p in project.site_dir.rglob("*.html")}
-    # Reused pages are hard links to the previous files: same inode. Root and 404.html always render.
+    # A page not rendered, or rendered to the same bytes, keeps its file: same inode. A changed
+    # page is renamed over its old file: a new inode.
     return {path for path, inode in after.items() if before.get(path) != inode} - {"index.html", "404.html"}
 
 
@@ -135,10 +136,33 @@ def test_a_rebuild_with_nothing_changed_does_nothing_and_says_so(tmp_path: Path)
     before = fingerprint(root / "site")
     assert "nothing changed since the last build" in run_cli(root)
     assert fingerprint(root / "site") == before
-    # Any input touched, or site/ touched, and it builds again.
+    # Any input touched, or site/ touched, and it builds again; then nothing is left to do.
     page = root / "content" / "en" / "llm-training.md"
     page.write_text(page.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
     assert "nothing changed" not in run_cli(root)
+    assert "nothing changed since the last build" in run_cli(root)
     (root / "site" / "en" / "gpus" / "index.html").write_text("vandalised", encoding="utf-8")
     assert "nothing changed" not in run_cli(root)
     assert "vandalised" not in (root / "site" / "en" / "gpus" / "index.html").read_text(encoding="utf-8")
+    assert "nothing changed since the last build" in run_cli(root)
+    (root / "site" / "stray.html").write_text("not ours", encoding="utf-8")
+    assert "nothing changed" not in run_cli(root)
+
+
+def test_front_matter_from_the_content_cache_still_points_at_its_lines(project: Project):
+    """A page left unchanged comes from the content cache, without its YAML parsed again: an
+    error found in it later still names its file and line."""
+    from gpuguide.errors import BuildFailed
+
+    unchanged = project.content_dir / "en" / "llm-training.md"
+    fields = unchanged.read_text(encoding="utf-8").split("---")[1]
+    line = 1 + next(number for number, text in enumerate(fields.splitlines()) if text.startswith("slug:"))
+    slug = next(text for text in fields.splitlines() if text.startswith("slug:"))
+    # Another page, edited to take the same URL: the unchanged page is the one reported.
+    other = project.content_dir / "en" / "fine-tuning.md"
+    edit(other, next(text for text in other.read_text(encoding="utf-8").splitlines() if text.startswith("slug:")),
+         slug)
+    with pytest.raises(BuildFailed) as failure:
+        build_site(project, search=False)
+    messages = [str(problem) for problem in failure.value.problems]
+    assert any("llm-training.md" in message and f":{line}:" in message for message in messages), messages
