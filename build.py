@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
 """Build the GPU guide site: ``python build.py`` (see ``python build.py --help``)."""
 
+import os
 import sys
 
 from gpuguide.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Leave without freeing every object of the build one by one (a third of a second on ten
+    # thousand pages): the files are written and closed, the worker pool is joined, and the
+    # system reclaims the memory at once.
+    os._exit(code)

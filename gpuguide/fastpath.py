@@ -5,6 +5,8 @@ Standard library only, so the check runs before the generator's heavy imports (p
 Babel). The manifest (``.build-cache/inputs.json``) lists the size and modification time of every
 input file (content, data, templates, the generator's code), the library versions, the build
 options, and of every file the build wrote to site/; a build writes it only after it succeeded.
+Files someone else put in site/ are not the build's concern (an update in place leaves them, as
+Hugo does; a full build, which swaps in a new folder, drops them).
 """
 
 from __future__ import annotations
@@ -57,51 +59,43 @@ def _inputs_state(project: Project, options: dict[str, bool]) -> dict[str, Any]:
     return {"python": sys.version, "libraries": versions, "options": options, "inputs": inputs}
 
 
+def _changed(site_dir: Path, recorded: dict[str, list[int]]) -> bool:
+    """True if a file the last build wrote is missing or not as it left it (one stat per file:
+    cheaper than listing a folder per page)."""
+    for relative, (size, mtime_ns) in recorded.items():
+        try:
+            stat = os.stat(os.path.join(site_dir, relative))
+        except OSError:
+            return True
+        if stat.st_size != size or stat.st_mtime_ns != mtime_ns:
+            return True
+    return False
+
+
 def up_to_date(project: Project, options: dict[str, bool]) -> dict[str, Any] | None:
     """The last build's summary if nothing changed since it (then site/ is already right), else None."""
     try:
         manifest = json.loads((project.cache_dir / MANIFEST).read_text(encoding="utf-8"))
         state = manifest["state"]
-        recorded_site = state.pop("site")
+        written = state.pop("site")
+        if not isinstance(written, dict):
+            return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    # Inputs first: after an edit they differ, and site/ (a folder per page) need not be walked.
-    if state != _inputs_state(project, options) or recorded_site != _files(project.site_dir):
+    # Inputs first: after an edit they differ, and site/ need not be looked at.
+    if state != _inputs_state(project, options) or _changed(project.site_dir, written):
         return None
     return manifest.get("summary")
 
 
 def record(project: Project, options: dict[str, bool], pages: int, warnings: list[str],
-           changed: list[str] | None = None) -> None:
-    """After a successful build: what it was built from, and what it wrote.
-
-    ``changed``: the build updated site/ in place and these files (relative paths) are the only
-    ones it may have written or deleted; the other files' sizes and times are taken from the
-    previous manifest instead of walking site/ (a folder per page: the walk costs more than the
-    update). A file changed by someone else since then only makes the next check fail: never a
-    stale site, at most a build that finds nothing to do.
-    """
-    site = None
-    if changed is not None:
-        try:
-            site = json.loads((project.cache_dir / MANIFEST).read_text(encoding="utf-8"))["state"]["site"]
-        except (OSError, ValueError, KeyError, TypeError):
-            site = None
-        if isinstance(site, dict):
-            for relative in changed:
-                path = os.path.join(project.site_dir, relative)
-                try:
-                    stat = os.stat(path)
-                    site[path] = [stat.st_size, stat.st_mtime_ns]
-                except OSError:
-                    site.pop(path, None)
-        else:
-            site = None
-    state = {**_inputs_state(project, options), "site": _files(project.site_dir) if site is None else site}
+           written: dict[str, tuple[int, int]]) -> None:
+    """After a successful build: what it was built from, and the size and modification time of
+    every file it wrote (path relative to site/: the build knows them, no need to list site/)."""
+    state = {**_inputs_state(project, options), "site": {path: list(stat) for path, stat in written.items()}}
     manifest = {"state": state, "summary": {"pages": pages, "warnings": warnings}}
     path = project.cache_dir / MANIFEST
     temporary = path.with_suffix(f".tmp-{os.getpid()}")
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary.write_text(json.dumps(manifest), encoding="utf-8")
     os.replace(temporary, path)
-

@@ -101,7 +101,7 @@ def render_site(project: Project, site: LoadedSite, strict: bool = False,
     for done, page in enumerate(published, 1):
         html = renderer.render(page)
         if html is not None:
-            rendered[str(page.output_path)] = html
+            rendered[page.output_path] = html
         if progress is not None:
             progress(done, len(published))
     rendered.update(_site_wide_pages(renderer, site, rendered.get))
@@ -119,7 +119,7 @@ def _site_wide_pages(renderer: PageRenderer, site: LoadedSite,
     if root is not None:
         pages["index.html"] = root
     not_found = site.library.find("not_found", site.dataset.config.default_language)
-    if not_found is not None and (html := page_html(str(not_found.output_path))) is not None:
+    if not_found is not None and (html := page_html(not_found.output_path)) is not None:
         pages["404.html"] = html
     return pages
 
@@ -132,7 +132,7 @@ def check_site(project: Project, strict: bool = False, progress: Progress | None
     site = load_site(project, strict)
     rendered, link_lines = render_site(project, site, strict, progress)
     assets = _asset_files(project)
-    sources = {str(page.output_path): page.source for page in site.library.published}
+    sources = {page.output_path: page.source for page in site.library.published}
     # Pages that failed to render are already reported: links to them are not broken links too.
     failed = {path for path in [*sources, "index.html"] if path not in rendered}
     parsed = {path: parse_page(html) for path, html in rendered.items()}
@@ -175,15 +175,23 @@ def _render_one(renderer: PageRenderer, page: Page, staging: Path) -> RenderedPa
         reads.add(("gpus", page.record.id))
     elif page.meta.layout == "comparison":
         reads.update(("gpus", gpu.id) for gpu in page.record)
-    output = str(page.output_path)
+    output = page.output_path
     problems = renderer.problems.items[before:]
     link_lines = dict(renderer.link_lines.get(output, {}))
     if html is None:
         return RenderedPage(output, False, problems, tuple(sorted(reads)), ParsedPage(), link_lines)
-    target = staging / output
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(html, encoding="utf-8")
-    stat = target.stat()
+    target = os.path.join(staging, output)
+    folder = os.path.dirname(target)
+    try:  # a page's own folder, in a section folder that mostly exists already
+        os.mkdir(folder)
+    except FileExistsError:
+        pass
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)
+    with open(target, "wb") as stream:
+        stream.write(html.encode("utf-8"))
+        stream.flush()  # written through, so the size and time are the file's final ones
+        stat = os.fstat(stream.fileno())
     return RenderedPage(output, True, problems, tuple(sorted(reads)), parse_page(html), link_lines,
                         stat.st_size, stat.st_mtime_ns)
 
@@ -256,8 +264,8 @@ def _global_key(site: LoadedSite, assets: dict[str, Path], search: bool) -> str:
 def _page_key(page: Page, global_key: str, templates: TemplateDigests) -> str:
     record = page.record.id if page.meta.layout == "gpu" else (
         tuple(gpu.id for gpu in page.record) if page.record is not None else None)
-    return digest(global_key, templates.layout(f"{page.meta.layout}.html"), page.lang, str(page.output_path),
-                  page.body, record)
+    return digest(global_key, templates.layout(f"{page.meta.layout}.html"), page.lang, page.output_path,
+                  page.body_digest, record)
 
 
 class _Phases:
@@ -294,20 +302,19 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
     cache = BuildCache.load(cache_path, global_key)
     digests = RecordDigests(site.dataset)
 
-    keys = {str(page.output_path): _page_key(page, global_key, templates) for page in published}
+    keys = {page.output_path: _page_key(page, global_key, templates) for page in published}
     reused: dict[str, PageEntry] = {}
     to_render: list[int] = []
     for index, page in enumerate(published):
-        output = str(page.output_path)
+        output = page.output_path
         entry = cache.reusable(output, keys[output], digests, project.site_dir)
         if entry is not None:
             reused[output] = entry
         else:
             to_render.append(index)
     phases.done(f"keys ({len(reused)} reusable)")
-    repaired = recover(project.site_dir)  # a build killed while publishing: finish or undo its work
+    recover(project.site_dir)  # a build killed while publishing: finish or undo its work
     staging = staging_dir(project.site_dir)
-    changed: list[str] | None = None  # files of site/ this build wrote or deleted, when it updated in place
     try:
         results = {result.output: result
                    for result in render_pages(renderer, to_render, staging, progress, parallel)}
@@ -328,7 +335,7 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
         parsed.update({output: parse_page(html) for output, html in extra.items()})
         link_lines = {output: result.link_lines for output, result in results.items()}
         link_lines.update({output: entry.link_lines for output, entry in reused.items()})
-        sources = {str(page.output_path): page.source for page in published}
+        sources = {page.output_path: page.source for page in published}
         failed = {output for output in sources if output not in written and output not in reused}
         check_links(parsed, set(assets) | failed, sources, site.problems, link_lines)
         site.problems.raise_if_errors(strict)
@@ -348,7 +355,7 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
         # A few pages changed (and the search index, if any, need not be rebuilt): update site/ in
         # place. Otherwise write the whole site beside it and swap.
         if reused and (not search or not to_render) and len(written) <= len(published) // 4:
-            changed = _update_site(project, staging, written, entries, texts, assets)
+            _update_site(project, staging, written, entries, texts, assets)
         else:
             _replace_site(project, staging, reused, texts, assets, search, bool(to_render), site.problems, strict)
         phases.done("publish")
@@ -358,7 +365,7 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
     BuildCache(global_key, entries, sitemap).save(cache_path)
     warnings = sorted(set(site.problems.warnings))
     fastpath.record(project, _options(strict, search), len(published) + len(extra), [str(w) for w in warnings],
-                    None if repaired else changed)
+                    _written_files(project, entries, [*texts, *assets], search))
     phases.done("save caches")
     return BuildResult(len(published) + len(extra), time.perf_counter() - started, warnings,
                        len(results) + len(extra))
@@ -391,9 +398,8 @@ def _replace_site(project: Project, staging: Path, reused: dict[str, PageEntry],
 
 
 def _update_site(project: Project, staging: Path, written: set[str], entries: dict[str, PageEntry],
-                 texts: dict[str, str], assets: dict[str, Path]) -> list[str]:
-    """Move into ``site/`` only the files whose bytes changed; return every file of ``site/`` this
-    may have changed.
+                 texts: dict[str, str], assets: dict[str, Path]) -> None:
+    """Move into ``site/`` only the files whose bytes changed.
 
     A rendered page whose HTML came out the same keeps its file (and its entry the file's stat).
     """
@@ -425,7 +431,21 @@ def _update_site(project: Project, staging: Path, written: set[str], entries: di
     # Which pages and assets exist is part of the global key: when it matched (the only case that
     # comes here), site/ holds the same files as before, and none is to be deleted.
     update_in_place(staging, site_dir, moves)
-    return sorted({*written, *moves})
+
+
+def _written_files(project: Project, entries: dict[str, PageEntry], others: list[str],
+                   search: bool) -> dict[str, tuple[int, int]]:
+    """Size and modification time of every file of the site: the pages' are in their entries
+    (taken when written, or checked when reused), the few others are looked up."""
+    files = {output: (entry.size, entry.mtime_ns) for output, entry in entries.items()}
+    paths = list(others)
+    index = project.site_dir / "pagefind"
+    if search and index.is_dir():
+        paths += [path.relative_to(project.site_dir).as_posix() for path in index.rglob("*") if path.is_file()]
+    for relative in paths:
+        stat = (project.site_dir / relative).stat()
+        files[relative] = (stat.st_size, stat.st_mtime_ns)
+    return files
 
 
 def _asset_files(project: Project) -> dict[str, Path]:

@@ -159,7 +159,7 @@ class PageRenderer:
             "table_label": ui("table_region_label"),
             "table_label_for": lambda heading: ui("table_region_label_for", heading=heading),
             "resolve_source_link": lambda md_path: self.source_link(page, md_path),
-            "links": self.link_lines.setdefault(str(page.output_path), {}),
+            "links": self.link_lines.setdefault(page.output_path, {}),
         }
         body = render_body(page.body, page.source, page.body_line, self.problems, md_env)
 

@@ -61,7 +61,7 @@ def translation_statuses(library: Library, dataset: Dataset) -> list[Translation
                 status: Status = "missing"
             elif page.meta.translated_from is None:
                 status = "unknown freshness"
-            elif body_hash(source.body).startswith(page.meta.translated_from):
+            elif source.translation_hash.startswith(page.meta.translated_from):
                 status = "up to date"
             else:
                 status = "stale"
@@ -84,7 +84,7 @@ def check_translations(library: Library, dataset: Dataset, problems: Problems) -
             problems.warning(page.source, pos.line, pos.column,
                              f"this translation is older than its source {problems.relative(source.source)} "
                              f"(`translated_from: {page.meta.translated_from}`, the source is now "
-                             f"`{body_hash(source.body)}`)",
+                             f"`{source.translation_hash}`)",
                              f"bring the translation up to date, {stamp}")
         else:
             pos = page.front_matter.position(("translation_key",))
@@ -109,7 +109,7 @@ def stamp(path: Path, library: Library, dataset: Dataset) -> str:
     source = library.translations.get(page.meta.translation_key, {}).get(default)
     if source is None:
         raise ValueError(f"{path}: no `{default}` page has the translation key `{page.meta.translation_key}`")
-    digest = body_hash(source.body)
+    digest = source.translation_hash
     # Quoted: a hash made only of digits would otherwise be read by YAML as a number.
     raw = page.source.read_bytes().decode("utf-8")
     lines = raw.splitlines(keepends=True)

@@ -28,7 +28,7 @@ def _meta(**fields) -> dict:
 def test_every_accepted_slug_maps_inside_site(slug: str):
     meta = PageMeta.model_validate(_meta(slug=slug))
     for lang in ("fr", "en"):
-        page = Page(Path("content") / lang / "x.md", lang, meta, None, "", 1)
+        page = Page.from_text(Path("content") / lang / "x.md", lang, meta, None, "", 0, 1)
         target = (SITE / page.output_path).resolve()
         assert target.is_relative_to(SITE) and target.name == "index.html"
         assert page.url.startswith(f"/{lang}/") and ".." not in page.url
