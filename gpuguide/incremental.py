@@ -14,8 +14,9 @@ A page's output is reused when, since the last build,
   that price;
 - its output file in ``site/`` is still the one the last build wrote (same size and mtime).
 
-Reused pages are hard-linked from the current ``site/`` into the staging folder, so an unchanged
-page is not even copied, and the swap into ``site/`` stays atomic.
+Reused pages are not touched (``publish`` updates ``site/`` in place when few pages changed) or
+hard-linked into the staging folder of a full build, so an unchanged page is never copied.
+``ContentCache`` does the same for the Markdown files: an unchanged file is not even read.
 """
 
 from __future__ import annotations

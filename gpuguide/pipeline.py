@@ -1,9 +1,9 @@
 """The build, top-down: load → validate → compute and render → check → publish.
 
 ``load_site`` reads and validates everything; ``check_site`` also renders every page in memory and
-checks the links, and writes nothing (``build.py check`` stops there); ``build_site`` writes what
-``check_site`` produced into a staging folder and swaps it into ``site/`` only when all of that
-succeeded.
+checks the links, and writes nothing (``build.py check`` stops there); ``build_site`` renders the
+pages whose inputs changed into a staging folder and publishes them into ``site/`` only when all
+of that succeeded (``publish``).
 """
 
 from __future__ import annotations
