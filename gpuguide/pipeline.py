@@ -50,7 +50,8 @@ class BuildResult:
     pages_rendered: int = 0  # pages rendered this time (the others were unchanged)
 
 
-def load_site(project: Project, strict: bool = False, content_cache: Path | None = None) -> LoadedSite:
+def load_site(project: Project, strict: bool = False, content_cache: Path | None = None,
+              parallel: bool = False) -> LoadedSite:
     """Read and validate data and content; raise BuildFailed with every problem found.
 
     With ``content_cache`` (a file), Markdown files whose text is unchanged since the last load
@@ -60,7 +61,8 @@ def load_site(project: Project, strict: bool = False, content_cache: Path | None
     dataset = load_dataset(project.data_dir, problems)
     cache = ContentCache.load(content_cache, code_version()) if content_cache is not None else None
     cached = dict(cache.sources) if cache is not None else {}
-    library = load_library(project.content_dir, dataset, problems, cache.sources if cache is not None else None)
+    library = load_library(project.content_dir, dataset, problems, cache.sources if cache is not None else None,
+                           parallel)
     if cache is not None and content_cache is not None and (
             cache.sources.keys() != cached.keys()
             or any(source is not cached[path] for path, source in cache.sources.items())):
@@ -290,7 +292,7 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
     """
     started = time.perf_counter()
     phases = _Phases()
-    site = load_site(project, strict, project.cache_dir / "content.pickle")
+    site = load_site(project, strict, project.cache_dir / "content.pickle", parallel)
     phases.done("load and validate")
     track(site.dataset)
     renderer = PageRenderer(site.dataset, site.library, project.templates_dir, site.problems)

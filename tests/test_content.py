@@ -75,3 +75,29 @@ def test_any_yaml_value_as_title_is_a_page_or_a_problem(title):
 def test_any_text_written_after_title_is_a_page_or_a_problem(title: str):
     """Whatever an editor types after ``title:`` — quotes, colons, tabs, ``---`` — never crashes."""
     _page_or_problem(f"---\ntitle: {title}\ndescription: D\nslug: x\ntranslation_key: k\nlayout: guide\n---\nBody\n")
+
+
+def test_many_files_parsed_on_every_core_load_as_they_do_one_by_one(tmp_path: Path):
+    """A first build of a big site parses front matter in worker processes: same pages, same
+    problems (file and line) as parsing in order."""
+    from gpuguide.content import PARALLEL_MIN_FILES, load_library
+
+    content = tmp_path / "content"
+    (content / "en").mkdir(parents=True)
+    for number in range(PARALLEL_MIN_FILES + 20):
+        (content / "en" / f"page-{number:04d}.md").write_text(
+            f'---\ntitle: "Page {number}"\ndescription: "About {number}."\nslug: p/{number}\n'
+            f"translation_key: p/{number}\nlayout: guide\n---\nBody of page {number}.\n", encoding="utf-8")
+    broken = content / "en" / "page-0123.md"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("layout: guide", "layout: gide"), encoding="utf-8")
+
+    def load(parallel: bool) -> tuple[list[tuple], list[str]]:
+        problems = Problems(tmp_path)
+        library = load_library(content, None, problems, {}, parallel=parallel)
+        pages = [(page.source, page.meta.title, page.body, page.body_line) for page in library.pages]
+        return pages, [str(problem) for problem in problems.items]
+
+    in_workers, serial = load(True), load(False)
+    assert in_workers == serial
+    assert len(in_workers[0]) == PARALLEL_MIN_FILES + 19
+    assert any("page-0123.md:6:" in problem and "layout" in problem for problem in in_workers[1]), in_workers[1]
