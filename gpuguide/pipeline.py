@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Callable
 
 from .content import Library, Page, load_library
-from .incremental import (RECORDER, BuildCache, ContentCache, PageEntry, RecordDigests, TemplateDigests, code_version, digest,
-                          track)
+from .incremental import (RECORDER, BuildCache, ContentCache, PageEntry, RecordDigests, TemplateDigests,
+                          code_version, digest, track)
 from .checks import ParsedPage, check_links, parse_page
 from .datasets import Dataset, load_dataset
 from .errors import Problem, Problems
@@ -292,6 +292,9 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
     """
     started = time.perf_counter()
     phases = _Phases()
+    # First, a build killed while publishing: finish or undo its work, so that what site/ holds
+    # is a whole site before any page is judged unchanged from it.
+    recover(project.site_dir)
     site = load_site(project, strict, project.cache_dir / "content.pickle", parallel)
     phases.done("load and validate")
     track(site.dataset)
@@ -315,7 +318,6 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
         else:
             to_render.append(index)
     phases.done(f"keys ({len(reused)} reusable)")
-    recover(project.site_dir)  # a build killed while publishing: finish or undo its work
     staging = staging_dir(project.site_dir)
     try:
         results = {result.output: result
