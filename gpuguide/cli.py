@@ -32,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=8000, help="serve: port on 127.0.0.1 (default: 8000)")
     parser.add_argument("--stamp", type=Path, metavar="PATH",
                         help="translations: record that the translation PATH is up to date with its source")
-    parser.add_argument("--debug", action="store_true", 
+    parser.add_argument("--debug", action="store_true",
                         help="show Python tracebacks for internal errors, and how long each stage of a build took")
     return parser
 
