@@ -9,6 +9,7 @@ are not needed to read attributes).
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -20,8 +21,8 @@ from .errors import Problems
 
 @dataclass
 class ParsedPage:
-    ids: set[str] = field(default_factory=set)
-    links: list[tuple[str, int]] = field(default_factory=list)
+    ids: Collection[str] = field(default_factory=set)
+    links: Sequence[tuple[str, int]] = field(default_factory=list)
 
 
 _PARSER = etree.HTMLParser(encoding="utf-8")

@@ -99,6 +99,11 @@ class Page:
         return hashlib.blake2b(self.body.encode("utf-8"), digest_size=16).hexdigest()
 
     @cached_property
+    def meta_json(self) -> str:
+        """The front matter as validated, in JSON: part of what every page's cache key covers."""
+        return self.meta.model_dump_json()
+
+    @cached_property
     def translation_hash(self) -> str:
         """The hash a translation of this page records (``translated_from``)."""
         from .translations import body_hash
@@ -180,6 +185,7 @@ class ParsedSource(NamedTuple):
     digest: str  # of the file's text: a file saved again with the same text is not parsed again
     body_digest: str
     translation_hash: str
+    meta_json: str
     meta: dict[str, Any]  # PageMeta's fields: validating them again costs a third of unpickling the model
     front_matter: Any  # the YAML's value
     yaml: str  # the YAML's text, parsed again only if a position is asked for (an error to report)
@@ -214,7 +220,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
             problems.error(lang_dir, 1, 1, f"no content folder for language `{lang}`",
                            f"create {lang_dir.as_posix()}/ or remove `{lang}` from data/site.yaml")
             continue
-        files += [(lang, path) for path in sorted(lang_dir.rglob("*.md"), key=lambda path: path.parts)]
+        files += [(lang, path) for path in _markdown_files(lang_dir)]
     # Nothing cached (a first build, or new code): parse on every core first.
     if parallel and not previous and len(files) >= PARALLEL_MIN_FILES and "fork" in mp.get_all_start_methods():
         _parse_in_workers([path for _, path in files], previous)
@@ -228,6 +234,21 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
         library.pages.extend(_generated_pages(library, dataset, problems))
         _check_pages(library, dataset, problems)
     return library
+
+
+def _markdown_files(folder: Path) -> list[Path]:
+    """Every ``.md`` file under ``folder``, in the order of sorted paths (each folder's entries by
+    name, a subfolder's files where its name sorts), listed with os.scandir: a fifth of the time
+    of sorting ``rglob``'s paths."""
+    found: list[Path] = []
+    with os.scandir(folder) as listing:
+        entries = sorted(listing, key=lambda entry: entry.name)
+    for entry in entries:
+        if entry.is_dir():
+            found += _markdown_files(Path(entry.path))
+        elif entry.name.endswith(".md") and entry.is_file():
+            found.append(Path(entry.path))
+    return found
 
 
 #: Below this many files to parse, forking workers costs more than it saves.
@@ -297,7 +318,7 @@ def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSource
     # A page with warnings is not cached: they must be reported again next time.
     if parsed is not None and file_key is not None and len(problems.items) == before:
         parsed[str(path)] = ParsedSource(file_key, text_digest, page.body_digest, page.translation_hash,
-                                         meta.model_dump(), parts.front_matter.value, parts.front_matter.text or "",
+                                         page.meta_json, meta.model_dump(), parts.front_matter.value, parts.front_matter.text or "",
                                          parts.body_offset, parts.body_line)
     return page
 
@@ -313,6 +334,7 @@ def _cached_page(path: Path, lang: str, known: ParsedSource) -> Page | None:
                 known.body_offset, known.body_line)
     page.__dict__["body_digest"] = known.body_digest
     page.__dict__["translation_hash"] = known.translation_hash
+    page.__dict__["meta_json"] = known.meta_json
     return page
 
 

@@ -2,7 +2,7 @@
 build left it, there is nothing to do, and the command says so without loading anything.
 
 Standard library only, so the check runs before the generator's heavy imports (pydantic, Jinja2,
-Babel). The manifest (``.build-cache/inputs.json``) lists the size and modification time of every
+Babel). The manifest (``.build-cache/inputs.pickle``: builtin types only, read in a blink) lists the size and modification time of every
 input file (content, data, templates, the generator's code), the library versions, the build
 options, and of every file the build wrote to site/; a build writes it only after it succeeded.
 Files someone else put in site/ are not the build's concern (an update in place leaves them, as
@@ -11,7 +11,7 @@ Hugo does; a full build, which swaps in a new folder, drops them).
 
 from __future__ import annotations
 
-import json
+import pickle
 import os
 import sys
 from importlib import metadata
@@ -20,7 +20,7 @@ from typing import Any
 
 from .project import Project
 
-MANIFEST = "inputs.json"
+MANIFEST = "inputs.pickle"
 _LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "babel", "pydantic", "num2words", "pyyaml",
               "python-slugify", "pagefind")
 
@@ -75,12 +75,12 @@ def _changed(site_dir: Path, recorded: dict[str, list[int]]) -> bool:
 def up_to_date(project: Project, options: dict[str, bool]) -> dict[str, Any] | None:
     """The last build's summary if nothing changed since it (then site/ is already right), else None."""
     try:
-        manifest = json.loads((project.cache_dir / MANIFEST).read_text(encoding="utf-8"))
+        manifest = pickle.loads((project.cache_dir / MANIFEST).read_bytes())
         state = manifest["state"]
         written = state.pop("site")
         if not isinstance(written, dict):
             return None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, pickle.UnpicklingError):
         return None
     # Inputs first: after an edit they differ, and site/ need not be looked at.
     if state != _inputs_state(project, options) or _changed(project.site_dir, written):
@@ -97,5 +97,5 @@ def record(project: Project, options: dict[str, bool], pages: int, warnings: lis
     path = project.cache_dir / MANIFEST
     temporary = path.with_suffix(f".tmp-{os.getpid()}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary.write_text(json.dumps(manifest), encoding="utf-8")
+    temporary.write_bytes(pickle.dumps(manifest, protocol=pickle.HIGHEST_PROTOCOL))
     os.replace(temporary, path)

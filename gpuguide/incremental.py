@@ -248,6 +248,16 @@ class ContentCache:
     code: str = ""
     sources: dict[str, Any] = field(default_factory=dict)
 
+    # Saved as plain tuples: pickle writes and reads those in C, named tuples one call at a time.
+    def __getstate__(self) -> tuple:
+        return self.code, {path: tuple(source) for path, source in self.sources.items()}
+
+    def __setstate__(self, state: tuple) -> None:
+        from .content import ParsedSource
+
+        self.code, sources = state
+        self.sources = {path: ParsedSource._make(source) for path, source in sources.items()}
+
     @classmethod
     def load(cls, path: Path, code: str) -> "ContentCache":
         cache = _load_pickle(path)
@@ -265,6 +275,13 @@ class BuildCache:
     pages: dict[str, PageEntry] = field(default_factory=dict)
     sitemap: str = ""  # sitemap.xml, a function of what the global key covers
 
+    def __getstate__(self) -> tuple:
+        return self.global_key, {output: tuple(entry) for output, entry in self.pages.items()}, self.sitemap
+
+    def __setstate__(self, state: tuple) -> None:
+        self.global_key, pages, self.sitemap = state
+        self.pages = {output: PageEntry._make(entry) for output, entry in pages.items()}
+
     @classmethod
     def load(cls, path: Path, global_key: str) -> "BuildCache":
         """The previous build's cache, or an empty one if it is missing, unreadable or for other inputs."""
@@ -276,13 +293,13 @@ class BuildCache:
     def save(self, path: Path) -> None:
         _save_pickle(self, path)
 
-    def reusable(self, output: str, key: str, digests: RecordDigests, site_dir: Path) -> PageEntry | None:
+    def reusable(self, output: str, key: str, digests: RecordDigests, site_dir: str) -> PageEntry | None:
         """The entry for ``output`` if its page need not be rendered again."""
         entry = self.pages.get(output)
         if entry is None or entry.key != key or digests.fingerprint(entry.reads) != entry.fingerprint:
             return None
         try:
-            stat = (site_dir / output).stat()
+            stat = os.stat(os.path.join(site_dir, output))
         except OSError:
             return None
         if stat.st_size != entry.size or stat.st_mtime_ns != entry.mtime_ns:

@@ -258,7 +258,7 @@ def _global_key(site: LoadedSite, assets: dict[str, Path], search: bool) -> str:
     the strings they looked up, tracked per page.
     """
     dataset = site.dataset
-    structure = [(page.lang, str(page.source), page.meta.model_dump_json()) for page in site.library.pages]
+    structure = [(page.lang, str(page.source), page.meta_json) for page in site.library.pages]
     return digest(code_version(), dataset.config.model_dump_json(), dataset.use_cases, dataset.prices_as_of,
                   structure, sorted(assets), search)
 
@@ -310,9 +310,10 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
     keys = {page.output_path: _page_key(page, global_key, templates) for page in published}
     reused: dict[str, PageEntry] = {}
     to_render: list[int] = []
+    site_dir = str(project.site_dir)
     for index, page in enumerate(published):
         output = page.output_path
-        entry = cache.reusable(output, keys[output], digests, project.site_dir)
+        entry = cache.reusable(output, keys[output], digests, site_dir)
         if entry is not None:
             reused[output] = entry
         else:
@@ -334,8 +335,7 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
         parsed = {output: result.parsed for output, result in results.items() if result.written}
         # Unchanged pages: their plain links still resolve (the set of pages is part of the global
         # key); links with a #fragment are checked again, against the ids of the pages they point to.
-        parsed.update({output: ParsedPage(set(entry.ids), list(entry.fragment_links))
-                       for output, entry in reused.items()})
+        parsed.update({output: ParsedPage(entry.ids, entry.fragment_links) for output, entry in reused.items()})
         parsed.update({output: parse_page(html) for output, html in extra.items()})
         link_lines = {output: result.link_lines for output, result in results.items()}
         link_lines.update({output: entry.link_lines for output, entry in reused.items()})
