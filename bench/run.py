@@ -18,6 +18,9 @@ is the larger of two figures, both taken for the child's whole process tree:
   ``RUSAGE_CHILDREN`` is needed): the kernel's exact high-water mark of the largest single process
   of the tree (Hugo is one multi-threaded process, so this is exact for Hugo, for MkDocs and for us).
 
+Before each build the runner calls ``sync``, so no build pays for writing back the files of the one
+before it (or of the corpus, or of the output folder just deleted).
+
 Prints a Markdown report and writes the same figures to ``bench/results/<date>.json``.
 """
 
@@ -97,6 +100,10 @@ def _tree_rss(root: int) -> int:
 def measure(command: list[str], cwd: Path, log: Path) -> Measurement:
     """Run ``command`` in ``cwd``; its output goes to ``log``; time it and take its peak memory."""
     log.parent.mkdir(parents=True, exist_ok=True)
+    # Every build starts with no dirty pages waiting to be written back (the previous build's ten
+    # thousand files, the corpus just written, the folder just deleted): otherwise the kernel
+    # flushes them during the next build, whichever generator it is.
+    os.sync()
     load_before = os.getloadavg()[0]
     with log.open("wb") as out:
         started = time.perf_counter()
@@ -362,7 +369,8 @@ def _fmt(value, spec: str = ".2f", unit: str = "") -> str:
 def report(results: dict) -> str:
     lines = [f"# Benchmark {results['date']}", "",
              f"Machine: {results['machine']['nproc']} CPUs ({results['machine']['cpu']}), "
-             f"{results['machine']['memory_gib']:.0f} GiB; runs per size: {results['runs']} (median shown).", "",
+             f"{results['machine']['memory_gib']:.0f} GiB; runs per size: {results['runs']} (median shown); "
+             "each build starts after `sync`.", "",
              "Versions: " + ", ".join(f"{k} {v}" for k, v in results["versions"].items()), ""]
     for size_result in results["sizes"]:
         size = size_result["size"]
