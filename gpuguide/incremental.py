@@ -223,75 +223,65 @@ class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a
     link_lines: dict[str, int]
 
 
-def _load_pickle(path: Path) -> Any:
-    try:
-        with path.open("rb") as stream:
-            return pickle.load(stream)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
-        return None
+class _PickledCache:
+    """A cache file valid for one ``key`` (the code's version, the inputs every page shares):
+    missing, unreadable or for another key, it loads empty. Saved to a temporary file and renamed,
+    so a killed build never leaves half a cache."""
 
+    key: str
 
-def _save_pickle(value: Any, path: Path) -> None:
-    """Written to a temporary file and renamed: a killed build never leaves half a cache."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(f".tmp-{os.getpid()}")
-    with temporary.open("wb") as stream:
-        pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(temporary, path)
+    @classmethod
+    def load(cls, path: Path, key: str) -> Any:
+        try:
+            with path.open("rb") as stream:
+                cache = pickle.load(stream)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+            cache = None
+        if not isinstance(cache, cls) or cache.key != key:
+            return cls(key)
+        return cache
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".tmp-{os.getpid()}")
+        with temporary.open("wb") as stream:
+            pickle.dump(self, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
 
 
 @dataclass
-class ContentCache:
+class ContentCache(_PickledCache):
     """Each Markdown file's front matter as last parsed and validated (``content.ParsedSources``),
-    so a build parses only the files whose text changed. Valid for one version of the code."""
+    so a build parses only the files whose text changed. ``key``: the code's version."""
 
-    code: str = ""
+    key: str = ""
     sources: dict[str, Any] = field(default_factory=dict)
 
     # Saved as plain tuples: pickle writes and reads those in C, named tuples one call at a time.
     def __getstate__(self) -> tuple:
-        return self.code, {path: tuple(source) for path, source in self.sources.items()}
+        return self.key, {path: tuple(source) for path, source in self.sources.items()}
 
     def __setstate__(self, state: tuple) -> None:
         from .content import ParsedSource
 
-        self.code, sources = state
+        self.key, sources = state
         self.sources = {path: ParsedSource._make(source) for path, source in sources.items()}
-
-    @classmethod
-    def load(cls, path: Path, code: str) -> "ContentCache":
-        cache = _load_pickle(path)
-        if not isinstance(cache, cls) or cache.code != code:
-            return cls(code)
-        return cache
-
-    def save(self, path: Path) -> None:
-        _save_pickle(self, path)
 
 
 @dataclass
-class BuildCache:
-    global_key: str = ""
+class BuildCache(_PickledCache):
+    """What the last build knew about each page. ``key``: the global key."""
+
+    key: str = ""
     pages: dict[str, PageEntry] = field(default_factory=dict)
     sitemap: str = ""  # sitemap.xml, a function of what the global key covers
 
     def __getstate__(self) -> tuple:
-        return self.global_key, {output: tuple(entry) for output, entry in self.pages.items()}, self.sitemap
+        return self.key, {output: tuple(entry) for output, entry in self.pages.items()}, self.sitemap
 
     def __setstate__(self, state: tuple) -> None:
-        self.global_key, pages, self.sitemap = state
+        self.key, pages, self.sitemap = state
         self.pages = {output: PageEntry._make(entry) for output, entry in pages.items()}
-
-    @classmethod
-    def load(cls, path: Path, global_key: str) -> "BuildCache":
-        """The previous build's cache, or an empty one if it is missing, unreadable or for other inputs."""
-        cache = _load_pickle(path)
-        if not isinstance(cache, cls) or cache.global_key != global_key:
-            return cls(global_key)
-        return cache
-
-    def save(self, path: Path) -> None:
-        _save_pickle(self, path)
 
     def reusable(self, output: str, key: str, digests: RecordDigests, site_dir: str) -> PageEntry | None:
         """The entry for ``output`` if its page need not be rendered again."""

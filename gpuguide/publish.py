@@ -36,31 +36,24 @@ def staging_dir(site_dir: Path) -> Path:
     return staging
 
 
-def recover(site_dir: Path) -> bool:
+def recover(site_dir: Path) -> None:
     """Repair what a killed build left: finish an interrupted update in place, restore ``site/``
-    if it was killed between the two renames of a swap, remove staging folders.
-
-    True if ``site/`` itself had to be changed.
-    """
+    if it was killed between the two renames of a swap, remove staging folders."""
     parent = site_dir.parent
     if not parent.exists():
-        return False
-    repaired = False
+        return
     journal = _journal_path(site_dir)
     if journal.exists():
         if site_dir.is_dir():
             _finish_update(site_dir, journal)
-            repaired = True
         else:  # site/ was deleted since: the next build writes it whole
             journal.unlink()
     previous = sorted(parent.glob(f".{site_dir.name}-previous-*"))
     if not site_dir.exists() and previous:
         os.rename(previous[-1], site_dir)
         previous = previous[:-1]
-        repaired = True
     for leftover in [*previous, *parent.glob(f".{site_dir.name}-staging-*")]:
         shutil.rmtree(leftover, ignore_errors=True)
-    return repaired
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -104,13 +97,14 @@ def _journal_path(site_dir: Path) -> Path:
     return site_dir.parent / f".{site_dir.name}-journal.json"
 
 
-def update_in_place(staging: Path, site_dir: Path, moves: Sequence[str], deletes: Sequence[str] = ()) -> None:
+def update_in_place(staging: Path, site_dir: Path, moves: Sequence[str]) -> None:
     """Move the files ``moves`` (paths relative to both folders) from ``staging`` over their
-    versions in ``site_dir``, delete ``deletes`` from ``site_dir``, under a journal."""
+    versions in ``site_dir``, under a journal. (Only for the same set of files: an update never
+    deletes one, since which pages exist is part of the build's global key.)"""
     journal = _journal_path(site_dir)
     temporary = journal.with_suffix(f".tmp-{os.getpid()}")
     with temporary.open("w", encoding="utf-8") as stream:
-        json.dump({"staging": str(staging), "moves": list(moves), "deletes": list(deletes)}, stream)
+        json.dump({"staging": str(staging), "moves": list(moves)}, stream)
         stream.flush()
         os.fsync(stream.fileno())
     os.replace(temporary, journal)  # from here on, the update will be finished, now or by the next build
@@ -121,7 +115,7 @@ def _finish_update(site_dir: Path, journal: Path) -> None:
     """Apply a journal; safe to run again on a journal already partly (or wholly) applied."""
     try:
         plan = json.loads(journal.read_text(encoding="utf-8"))
-        staging, moves, deletes = Path(plan["staging"]), list(plan["moves"]), list(plan["deletes"])
+        staging, moves = Path(plan["staging"]), list(plan["moves"])
     except (OSError, ValueError, KeyError, TypeError):
         journal.unlink(missing_ok=True)  # never completely written: the update never started
         return
@@ -134,15 +128,5 @@ def _finish_update(site_dir: Path, journal: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             made.add(target.parent)
         os.replace(source, target)
-    for relative in deletes:
-        target = site_dir / relative
-        target.unlink(missing_ok=True)
-        folder = target.parent
-        while folder != site_dir and site_dir in folder.parents:
-            try:
-                folder.rmdir()  # only when empty
-            except OSError:
-                break
-            folder = folder.parent
     journal.unlink()
     shutil.rmtree(staging, ignore_errors=True)
