@@ -25,6 +25,7 @@ from mdit_py_plugins.container import container_plugin
 from slugify import slugify
 
 from .errors import Problems
+from .plain import plain_plugin, plain_text, render_plain_table
 from .shortcodes import shortcodes_plugin
 
 
@@ -35,7 +36,8 @@ def heading_id(text: str) -> str:
     return slugify(text, backend="text-unidecode") or "section"
 
 
-def _wrap_table_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
+def _table_region(tokens: list[Token], idx: int, env: dict) -> str:
+    """The opening tag of the scroll region around the table at ``tokens[idx]``."""
     # Each scroll region needs its own name: "Scrollable table: <the heading above it>" (numbered
     # when one heading has several tables), so screen-reader users can tell them apart.
     heading = next((tokens[j + 1].content for j in range(idx - 1, -1, -1)
@@ -47,8 +49,15 @@ def _wrap_table_open(self: Any, tokens: list[Token], idx: int, options: Any, env
     if seen[label] > 1:
         label = f"{label} ({seen[label]})"
     env["table_count"] = env.get("table_count", 0) + 1
-    return (f'<div class="table-scroll" role="region" tabindex="0" aria-label="{_attr(label)}">\n'
-            + self.renderToken(tokens, idx, options, env))
+    return f'<div class="table-scroll" role="region" tabindex="0" aria-label="{_attr(label)}">\n'
+
+
+def _wrap_table_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
+    return _table_region(tokens, idx, env) + self.renderToken(tokens, idx, options, env)
+
+
+def _render_plain_table(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
+    return _table_region(tokens, idx, env) + render_plain_table(tokens, idx) + "</div>\n"
 
 
 def _wrap_table_close(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
@@ -112,36 +121,16 @@ def _page_link(md_path: str, fragment: str, line: int, env: dict) -> str | None:
     return f"{url}#{fragment}" if fragment else url
 
 
-def _inline(state: StateCore) -> None:
-    """markdown-it's core "inline" rule, with a shortcut for inline content that is plain text.
-
-    The inline parser's first rule, ``text``, consumes everything up to the next character in
-    ``md.inline.terminator_re`` (every character another inline rule or plugin reacts to); when a
-    block's content holds none, the parser's whole output is one text token, so build that token
-    directly. Table cells of figures and most prose lines take this path: a third of parse time.
-    """
-    md = state.md
-    plain = md.inline.terminator_re.search
-    for token in state.tokens:
-        if token.type != "inline":
-            continue
-        if token.children is None:
-            token.children = []
-        if plain(token.content) is None:
-            if token.content:
-                token.children.append(Token("text", "", 0, content=token.content))
-        else:
-            md.inline.parse(token.content, md, state.env, token.children)
-
-
 def _attr(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
-@lru_cache(maxsize=1)
-def markdown_parser() -> MarkdownIt:
+@lru_cache(maxsize=2)
+def markdown_parser(fast: bool = True) -> MarkdownIt:
+    """The site's parser; ``fast=False`` leaves out the fast paths for plain text (``plain``), for tests."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
-    md.core.ruler.at("inline", _inline)
+    if fast:
+        md.use(plain_plugin, _render_plain_table)
     md.use(container_plugin, "faq")
     md.use(shortcodes_plugin)
     md.use(anchors_plugin, min_level=2, max_level=4, slug_func=heading_id)
@@ -173,6 +162,8 @@ def _plain_text(tokens: list[Token]) -> str:
             parts.append("".join(child.content for child in token.children or []
                                  if child.type in ("text", "code_inline", "softbreak", "shortcode")
                                  ).replace("\n", " "))
+        elif token.type == "plain_table":
+            parts.extend(plain_text(token))
     return " ".join(part for part in parts if part)
 
 

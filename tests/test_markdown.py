@@ -1,0 +1,114 @@
+"""The fast paths for plain text (gpuguide.plain) change nothing but speed.
+
+markdown-it itself is the reference: every document renders to the same HTML, gives the same FAQ
+text and reports the same problems with the fast paths as without them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuguide.datasets import load_dataset
+from gpuguide.errors import Problems
+from gpuguide.markdown import _plain_text, markdown_parser
+from gpuguide.shortcodes import ShortcodeContext
+from gpuguide.sources import split_front_matter
+from gpuguide.strings import ui_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FIGURES = """\
+## Specifications
+
+| GPU | Memory (GB) | Bandwidth (GB/s) | Price ($/h) | Share (%) | Launch |
+|---|--:|:-:|---:|:--|---|
+| H100 "SXM" | 80 | 3,350 | 2.49 | 12 % | 2022 Q3 |
+| A100 #2 | 40 | 1 555 | +1.10 | ~8 | 2020=yes |
+| L4 | 24 | 300 | 0.30 | > 3 | @home ^ |
+"""
+
+TABLES = {
+    "figures": FIGURES,
+    "no outer pipes": "a | b\n--|--\n1 | 2\n3 | 4\n",
+    "ragged rows": "| a | b | c |\n|---|---|---|\n| 1 |\n| 1 | 2 | 3 | 4 | 5 |\n| | |\n",
+    "header only": "| a | b |\n|---|---|\n\nAfter.\n",
+    "tabs and spaces": "|\ta\t|  b  |\n| --- | :---: |\n|  1\t|\t2 |\n",
+    "ended by a heading": "| a |\n|---|\n| 1 |\n## Next\n",
+    "ended by a list": "| a |\n|---|\n| 1 |\n- item\n",
+    "ended by a quote": "| a |\n|---|\n| 1 |\n> quote\n",
+    "ended by a fence": "| a |\n|---|\n| 1 |\n```\ncode\n```\n",
+    "ended by a rule": "| a |\n|---|\n| 1 |\n***\n",
+    "ended by a container": "| a |\n|---|\n| 1 |\n::: faq\n### Q?\n\nA.\n:::\n",
+    "a line without pipes is a row": "| a | b |\n|---|---|\n| 1 | 2 |\njust text\n",
+    "indented row is code": "| a |\n|---|\n| 1 |\n    | 2 |\n",
+    "in a tight list": "- first\n  | a | b |\n  |---|---|\n  | 1 | 2 |\n- second\n",
+    "in a quote": "> | a | b |\n> |---|---|\n> | 1 | 2 |\n",
+    "two under one heading": "## Costs\n\n| a |\n|---|\n| 1 |\n\n| b |\n|---|\n| 2 |\n",
+    "emphasis": "| a | b |\n|---|---|\n| *1* | 2 |\n",
+    "code and escaped pipe": "| a | b |\n|---|---|\n| `x|y` | 1 \\| 2 |\n",
+    "link": "## Links\n\n| a |\n|---|\n| [H100](https://example.com/h100) |\n",
+    "entity and html": "| a | b |\n|---|---|\n| &amp; | <b>x</b> |\n",
+    "shortcode": "| a |\n|---|\n| {{ unknown_shortcode }} |\n",
+    "not a table": "| a | b |\n|---|\n| 1 | 2 |\n",
+    "in the FAQ": "::: faq\n### Which GPU?\n\n| GPU | GB |\n|---|---|\n| H100 | 80 |\n\nThat one.\n:::\n",
+}
+
+PROSE = """\
+Intro: 80 % of the memory, 16 bytes/parameter + activations = a lot; $2.49/h -> cheap @ scale ^ #1.
+Second line of the paragraph.
+
+## Heading: with a colon & an ampersand
+
+Text with *emphasis*, `code`, [a link](https://example.com) and a line\\
+break.
+"""
+
+
+def _render(text: str, fast: bool, lang: str = "en") -> tuple[str, list[str], str, list]:
+    """The HTML, the token types, the plain text (as FAQ answers' JSON-LD gets it) and the problems."""
+    md = markdown_parser(fast)
+    problems = Problems()
+    dataset = load_dataset(ROOT / "data", problems)
+    assert dataset is not None
+    env: dict = {"source": Path("page.md"), "line": 1, "problems": problems,
+                 "shortcodes": ShortcodeContext(dataset, lang, ui_text(dataset.strings, lang))}
+    tokens = md.parse(text, env)
+    html = md.renderer.render(tokens, md.options, env)
+    return html, [token.type for token in tokens], _plain_text(tokens), [str(p) for p in problems.items]
+
+
+def _same_output(text: str, lang: str = "en") -> None:
+    fast, _, fast_text, fast_problems = _render(text, fast=True, lang=lang)
+    reference, _, reference_text, reference_problems = _render(text, fast=False, lang=lang)
+    assert fast == reference
+    assert fast_text == reference_text
+    assert fast_problems == reference_problems
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_tables_render_as_markdown_it_renders_them(name: str) -> None:
+    _same_output(TABLES[name])
+
+
+def test_tables_of_plain_cells_take_the_fast_path_and_others_do_not() -> None:
+    fast, types, _, _ = _render(FIGURES, fast=True)
+    assert types.count("plain_table") == 1 and "td_open" not in types
+    assert '<td style="text-align:right">2.49</td>' in fast  # alignment kept
+    assert "<td>H100 &quot;SXM&quot;</td>" in fast  # escaped
+    for name in ("emphasis", "code and escaped pipe", "link", "entity and html", "shortcode"):
+        assert "plain_table" not in _render(TABLES[name], fast=True)[1], name
+
+
+def test_prose_renders_as_markdown_it_renders_it() -> None:
+    _same_output(PROSE)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "content").rglob("*.md")), ids=lambda p: p.name)
+def test_every_content_page_renders_as_markdown_it_renders_it(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    front = split_front_matter(text, path, Problems())
+    assert front is not None
+    body = text[front.body_offset:]
+    _same_output(body, lang=path.relative_to(ROOT / "content").parts[0])
