@@ -6,7 +6,7 @@ text token holding it all, and renders as that text, escaped. Two rules use this
 
 - ``plain_inline`` replaces markdown-it's core ``inline`` rule: such content gets its text
   token directly instead of running every inline rule at every character that might start one.
-- ``plain_table`` comes before markdown-it's ``table`` rule: a pipe table whose cells are all
+- ``plain_table`` replaces markdown-it's ``table`` rule (and calls it for other tables): a pipe table whose cells are all
   plain becomes one ``plain_table`` token holding the cells, instead of three tokens per cell
   (``td_open``, ``inline``, ``td_close``) that the renderer walks one by one; a 10 × 8 table of
   figures was 300 tokens, the largest cost of a typical page. It finds the same table (the
@@ -144,14 +144,16 @@ def render_plain_table(tokens: list[Token], idx: int) -> str:
     """The table's HTML, as markdown-it's renderer writes the tokens of its ``table`` rule."""
     meta = tokens[idx].meta
     aligns = [f' style="text-align:{align}"' if align else "" for align in meta["aligns"]]
+    # Escape every cell in one call: markdown-it's normalize rule has replaced any NUL in the source.
+    cells = iter(escapeHtml("\0".join(plain_text(tokens[idx]))).split("\0"))
     parts = ["\n" if idx and tokens[idx - 1].hidden else "", "<table>\n<thead>\n<tr>\n"]
-    parts.extend(f"<th{align}>{escapeHtml(cell)}</th>\n" for align, cell in zip(aligns, meta["header"]))
+    parts.extend(f"<th{align}>{next(cells)}</th>\n" for align in aligns)
     parts.append("</tr>\n</thead>\n")
     if meta["rows"]:
         parts.append("<tbody>\n")
-        for row in meta["rows"]:
+        for _ in meta["rows"]:
             parts.append("<tr>\n")
-            parts.extend(f"<td{align}>{escapeHtml(cell)}</td>\n" for align, cell in zip(aligns, row))
+            parts.extend(f"<td{align}>{next(cells)}</td>\n" for align in aligns)
             parts.append("</tr>\n")
         parts.append("</tbody>\n")
     parts.append("</table>\n")
@@ -167,5 +169,6 @@ def plain_plugin(md: MarkdownIt, render_table: Any) -> None:
     """Install both fast paths; ``render_table(self, tokens, idx, options, env)`` writes plain tables
     (``render_plain_table`` gives the table's HTML)."""
     md.core.ruler.at("inline", plain_inline)
-    md.block.ruler.before("table", "plain_table", plain_table, {"alt": ["paragraph", "reference"]})
+    # In the table rule's place, not before it: every block start would run both rules' checks.
+    md.block.ruler.at("table", plain_table, {"alt": ["paragraph", "reference"]})
     md.add_render_rule("plain_table", render_table)
