@@ -6,7 +6,6 @@ strings through ``ui("key")``; numbers are already formatted by ``tables``/``for
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import posixpath
@@ -35,7 +34,6 @@ CHART_BAR_WIDTH = 290
 CHART_ROW_HEIGHT = 46
 
 
-@functools.lru_cache(maxsize=65536)
 def relative_url(from_url: str, to_url: str) -> str:
     """Link from the page at ``from_url`` to ``to_url`` (both site-absolute), as a relative URL.
 
@@ -45,17 +43,25 @@ def relative_url(from_url: str, to_url: str) -> str:
     '../../en/llm-training/'
     >>> relative_url("/", "/assets/style.css")
     'assets/style.css'
+    >>> relative_url("/fr/gpu/h100/", "/fr/gpu/#faq")
+    '../#faq'
     """
-    fragment = ""
-    if "#" in to_url:
-        to_url, fragment = to_url.split("#", 1)
-        fragment = "#" + fragment
-    target = posixpath.relpath(to_url, posixpath.dirname(from_url) or "/")
-    if to_url.endswith("/") and target != ".":
-        target += "/"
-    elif target == ".":
+    # What posixpath.relpath(to_url, dirname(from_url)) gives for site URLs (tests compare the
+    # two), without its normalisation of both paths: pages call this a dozen times each.
+    path, hash_, fragment = to_url.partition("#")
+    here = [part for part in from_url.split("/")[:-1] if part]
+    there = [part for part in path.split("/") if part]
+    common = 0
+    for mine, theirs in zip(here, there):
+        if mine != theirs:
+            break
+        common += 1
+    target = "/".join([".."] * (len(here) - common) + there[common:])
+    if not target:
         target = "./"
-    return target + fragment
+    elif path.endswith("/"):
+        target += "/"
+    return target + hash_ + fragment
 
 
 def json_ld(data: Any) -> Markup:
@@ -79,6 +85,9 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # Each build makes its own environment, so a template never changes during one: without
+        # this, every page's get_template would stat its template file again.
+        auto_reload=False,
     )
     return env
 
