@@ -222,15 +222,11 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
             continue
         files += [(lang, path) for path in _markdown_files(lang_dir)]
     # Nothing cached (a first build, or new code): parse on every core first.
-    bodies: dict[str, str] = {}
     if parallel and not previous and len(files) >= PARALLEL_MIN_FILES and "fork" in mp.get_all_start_methods():
-        bodies = _parse_in_workers([path for _, path in files], previous)
+        _parse_in_workers([path for _, path in files], previous)
     for lang, path in files:
         page = _load_page(path, lang, problems, previous, parsed)
         if page is not None:
-            body = bodies.get(str(path))
-            if body is not None and "body" not in page.__dict__:
-                page.__dict__["body"] = body  # the render workers need not read the file again
             library.pages.append(page)
         else:
             library.unreadable.append((lang, path))
@@ -267,32 +263,27 @@ def _file_key(path: Path) -> tuple[int, int, int, int] | None:
     return (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
 
 
-def _parse_chunk(paths: list[Path]) -> list[tuple[str, ParsedSource, str]]:
-    """In a worker: parse and validate files, giving each one's cache entry and body; a file with
-    any problem is left to the main process, which parses it again and reports its problems in order."""
-    parsed: list[tuple[str, ParsedSource, str]] = []
+def _parse_chunk(paths: list[Path]) -> list[tuple[Path, ParsedSource | None]]:
+    """In a worker: parse and validate files; a file with any problem is left to the main process,
+    which parses it again and reports its problems in order."""
+    parsed: list[tuple[Path, ParsedSource | None]] = []
     for path in paths:
         found: ParsedSources = {}
-        page = _load_page(path, "", Problems(path.parent), {}, found)
-        if page is not None and str(path) in found:
-            parsed.append((str(path), found[str(path)], page.body))
+        _load_page(path, "", Problems(path.parent), {}, found)
+        parsed.append((path, found.get(str(path))))
     return parsed
 
 
-def _parse_in_workers(paths: list[Path], parsed: ParsedSources) -> dict[str, str]:
+def _parse_in_workers(paths: list[Path], parsed: ParsedSources) -> None:
     """Parse ``paths`` on every core into ``parsed`` (the content cache's shape), so that loading
-    them finds them unchanged; return their bodies, by path."""
+    them finds them unchanged."""
     workers = min(os.cpu_count() or 1, 8)
-    bodies: dict[str, str] = {}
     if workers < 2:
-        return bodies
+        return
     chunks = [paths[start:start + 64] for start in range(0, len(paths), 64)]
     with mp.get_context("fork").Pool(workers) as pool:
         for chunk in pool.imap(_parse_chunk, chunks):
-            for path, source, body in chunk:
-                parsed[path] = source
-                bodies[path] = body
-    return bodies
+            parsed.update({str(path): source for path, source in chunk if source is not None})
 
 
 def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSources,
