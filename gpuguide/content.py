@@ -7,6 +7,7 @@ drives the language switcher and the missing-translation report.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing as mp
 import os
@@ -204,8 +205,9 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     Without a valid dataset (its errors are already reported) pages are still read and validated
     on their own, so the editor sees every problem of the run at once. With ``parsed`` (the
     content cache), a file whose text is unchanged is not parsed again; ``parsed`` is left
-    holding exactly the files that loaded without a problem. With ``parallel``, the files to parse
-    are parsed on every core first (a cold build of ten thousand pages).
+    holding exactly the files that loaded without a problem. With ``parallel`` and nothing cached
+    (a cold build of ten thousand pages), files are parsed on every core: worker processes parse
+    all but the first share, which this process parses meanwhile.
     """
     previous = dict(parsed) if parsed is not None else {}
     if parsed is not None:
@@ -221,15 +223,27 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
                            f"create {lang_dir.as_posix()}/ or remove `{lang}` from data/site.yaml")
             continue
         files += [(lang, path) for path in _markdown_files(lang_dir)]
-    # Nothing cached (a first build, or new code): parse on every core first.
-    if parallel and not previous and len(files) >= PARALLEL_MIN_FILES and "fork" in mp.get_all_start_methods():
-        _parse_in_workers([path for _, path in files], previous)
-    for lang, path in files:
-        page = _load_page(path, lang, problems, previous, parsed)
-        if page is not None:
-            library.pages.append(page)
-        else:
-            library.unreadable.append((lang, path))
+    # Nothing cached (a first build, or new code): parse on every core.
+    workers = min(os.cpu_count() or 1, 8)
+    with contextlib.ExitStack() as stack:
+        own = len(files)
+        if (parallel and not previous and workers > 1 and len(files) >= PARALLEL_MIN_FILES
+                and "fork" in mp.get_all_start_methods()):
+            pool = stack.enter_context(mp.get_context("fork").Pool(workers - 1))
+            # This process parses the first share itself while the workers parse the rest;
+            # then it loads the rest in order, from what they found.
+            own = len(files) // workers
+            rest = [path for _, path in files[own:]]
+            found = pool.imap(_parse_chunk, [rest[start:start + 64] for start in range(0, len(rest), 64)])
+        for index, (lang, path) in enumerate(files):
+            if index == own:
+                for chunk in found:
+                    previous.update({str(path): source for path, source in chunk if source is not None})
+            page = _load_page(path, lang, problems, previous, parsed)
+            if page is not None:
+                library.pages.append(page)
+            else:
+                library.unreadable.append((lang, path))
     if dataset is not None:
         library.pages.extend(_generated_pages(library, dataset, problems))
         _check_pages(library, dataset, problems)
@@ -264,26 +278,14 @@ def _file_key(path: Path) -> tuple[int, int, int, int] | None:
 
 
 def _parse_chunk(paths: list[Path]) -> list[tuple[Path, ParsedSource | None]]:
-    """In a worker: parse and validate files; a file with any problem is left to the main process,
-    which parses it again and reports its problems in order."""
+    """In a worker: parse and validate files into content cache entries; a file with any problem
+    is left to the main process, which parses it again and reports its problems in order."""
     parsed: list[tuple[Path, ParsedSource | None]] = []
     for path in paths:
         found: ParsedSources = {}
         _load_page(path, "", Problems(path.parent), {}, found)
         parsed.append((path, found.get(str(path))))
     return parsed
-
-
-def _parse_in_workers(paths: list[Path], parsed: ParsedSources) -> None:
-    """Parse ``paths`` on every core into ``parsed`` (the content cache's shape), so that loading
-    them finds them unchanged."""
-    workers = min(os.cpu_count() or 1, 8)
-    if workers < 2:
-        return
-    chunks = [paths[start:start + 64] for start in range(0, len(paths), 64)]
-    with mp.get_context("fork").Pool(workers) as pool:
-        for chunk in pool.imap(_parse_chunk, chunks):
-            parsed.update({str(path): source for path, source in chunk if source is not None})
 
 
 def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSources,
