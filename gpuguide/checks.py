@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -38,6 +39,10 @@ def parse_page(html: str) -> ParsedPage:
     return ParsedPage(ids, links)
 
 
+# Pages share most of their links (menus, stylesheet, scripts): split each address once.
+_split = lru_cache(maxsize=4096)(urlsplit)
+
+
 def check_links(parsed: dict[str, ParsedPage], files: set[str], sources: dict[str, Path], problems: Problems,
                 link_lines: dict[str, dict[str, int]] | None = None) -> None:
     """Report every internal link or anchor that points to nothing in the output.
@@ -48,27 +53,28 @@ def check_links(parsed: dict[str, ParsedPage], files: set[str], sources: dict[st
     page's source (others: line 1).
     """
     link_lines = link_lines or {}
+
+    def report(path: str, href: str, message: str, hint: str) -> None:
+        line = link_lines.get(path, {}).get(href, 1)
+        if line != 0:  # 0: reported when the Markdown was rendered
+            problems.error(sources.get(path, Path(path)), line, 1, message, hint)
+
     for path, page in sorted(parsed.items()):
-        for href, html_line in page.links:
-            parts = urlsplit(href)
+        folder = posixpath.dirname(path)
+        for href, _ in page.links:
+            parts = _split(href)
             if parts.scheme or parts.netloc or href.startswith("mailto:"):
                 continue  # external: not ours to check at build time
             if parts.path.startswith("/"):  # site-absolute (the 404 page)
                 target = posixpath.normpath(unquote(parts.path).lstrip("/") or ".")
             else:
                 target = path if not parts.path else posixpath.normpath(
-                    posixpath.join(posixpath.dirname(path), unquote(parts.path)))
+                    posixpath.join(folder, unquote(parts.path)))
             if parts.path.endswith("/") or parts.path in ("", "."):
                 target = posixpath.normpath(posixpath.join(target, "index.html")) if parts.path else target
-            source = sources.get(path, Path(path))
-            line = link_lines.get(path, {}).get(href, 1)
-            if line == 0:
-                continue  # reported when the Markdown was rendered
             if target.startswith("..") or (target not in parsed and target not in files):
-                problems.error(source, line, 1, f"link to a page that does not exist: `{href}`",
-                               "link to a published page (drafts and missing translations are not built)")
+                report(path, href, f"link to a page that does not exist: `{href}`",
+                       "link to a published page (drafts and missing translations are not built)")
                 continue
-            fragment = unquote(parts.fragment)
-            if fragment and target in parsed and fragment not in parsed[target].ids:
-                problems.error(source, line, 1, f"link to a missing anchor: `{href}`",
-                               "check the heading's id in the target page")
+            if parts.fragment and target in parsed and unquote(parts.fragment) not in parsed[target].ids:
+                report(path, href, f"link to a missing anchor: `{href}`", "check the heading's id in the target page")
