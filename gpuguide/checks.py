@@ -31,9 +31,10 @@ _IDS = etree.XPath("//@id | //a/@name")
 _LINKS = etree.XPath("//a/@href | //link/@href | //img/@src | //script/@src")
 
 
-def parse_page(html: str) -> ParsedPage:
-    """The ids a page defines and the links it makes (with their line in the HTML)."""
-    root = etree.fromstring(html.encode("utf-8"), _PARSER)
+def parse_page(html: str | bytes) -> ParsedPage:
+    """The ids a page defines and the links it makes (with their line in the HTML), from its text
+    or its UTF-8 bytes."""
+    root = etree.fromstring(html.encode("utf-8") if isinstance(html, str) else html, _PARSER)
     ids = {str(value) for value in _IDS(root)}
     links = [(str(value), value.getparent().sourceline or 1) for value in _LINKS(root)]
     return ParsedPage(ids, links)
