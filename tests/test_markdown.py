@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from slugify import slugify
 
 from gpuguide.datasets import load_dataset
 from gpuguide.errors import Problems
-from gpuguide.markdown import _plain_text, markdown_parser
+from gpuguide.markdown import _plain_text, heading_id, markdown_parser
 from gpuguide.shortcodes import ShortcodeContext
 from gpuguide.sources import split_front_matter
 from gpuguide.strings import ui_text
@@ -112,3 +113,29 @@ def test_every_content_page_renders_as_markdown_it_renders_it(path: Path) -> Non
     assert front is not None
     body = text[front.body_offset:]
     _same_output(body, lang=path.relative_to(ROOT / "content").parts[0])
+
+
+HEADINGS = ["Ce qui compte : entraînement de LLM", "What matters: LLM training", "H100 vs A100 -- which one?",
+            "  --Leading and trailing--  ", "Under_score and dots...", "R&D budget", "Don't guess", "1,000 GPUs",
+            "1, 2, 3", "&amp; entity", "Tab\tand\nnewline", "", "---", "ÆØÅ", "Price ($/h) / TFLOPS", "A--B---C",
+            "UPPER lower 123", "émoji 🚀 rocket"]
+
+
+@pytest.mark.parametrize("text", HEADINGS)
+def test_heading_ids_are_python_slugify_slugs(text: str) -> None:
+    heading_id.cache_clear()
+    assert heading_id(text) == (slugify(text, backend="text-unidecode") or "section")
+
+
+def test_random_and_real_headings_get_python_slugify_slugs() -> None:
+    import random
+
+    rng = random.Random(7)
+    alphabet = "abcXYZ019 -_:,.'&;#()/$%éà"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(3000)]
+    for path in sorted((ROOT / "content").rglob("*.md")):
+        texts += [line.lstrip("#").strip() for line in path.read_text(encoding="utf-8").splitlines()
+                  if line.startswith("#")]
+    heading_id.cache_clear()
+    for text in texts:
+        assert heading_id(text) == (slugify(text, backend="text-unidecode") or "section"), text
