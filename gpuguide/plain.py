@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import escapeHtml, mdTrim
+from markdown_it.common.utils import MD_TRIM_CHARS, escapeHtml, mdTrim
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_block.table import MAX_AUTOCOMPLETED_CELLS, headerLineRe
@@ -122,16 +122,14 @@ def plain_table(state: StateBlock, start_line: int, end_line: int, silent: bool)
         text = mdTrim(text)
         if not text or state.is_code_block(line):
             break
-        if "\\" in text:
+        if "\\" in text or special(text):  # the whole row at once: "|" starts no inline rule
             return gfm_table(state, start_line, end_line, False)
         cells = _cells(text)
         autocompleted += column_count - len(cells)
         if autocompleted > MAX_AUTOCOMPLETED_CELLS:
             break
-        row = [mdTrim(cells[index]) if index < len(cells) else "" for index in range(column_count)]
-        if any(special(cell) for cell in row):
-            return gfm_table(state, start_line, end_line, False)
-        rows.append(row)
+        row = [cell.strip(MD_TRIM_CHARS) for cell in cells[:column_count]]
+        rows.append(row + [""] * (column_count - len(row)))
         line += 1
     token = state.push("plain_table", "table", 0)
     token.map = [start_line, line]
