@@ -23,21 +23,19 @@ from .errors import Problems
 @dataclass
 class ParsedPage:
     ids: Collection[str] = field(default_factory=set)
-    links: Sequence[tuple[str, int]] = field(default_factory=list)
+    links: Sequence[str] = field(default_factory=list)
 
 
 _PARSER = etree.HTMLParser(encoding="utf-8")
 _IDS = etree.XPath("//@id | //a/@name")
-_LINKS = etree.XPath("//a/@href | //link/@href | //img/@src | //script/@src")
+_LINKS = etree.XPath("//a/@href | //link/@href | //img/@src | //script/@src", smart_strings=False)
 
 
 def parse_page(html: str | bytes) -> ParsedPage:
-    """The ids a page defines and the links it makes (with their line in the HTML), from its text
-    or its UTF-8 bytes."""
+    """The ids a page defines and the links it makes, from its text or its UTF-8 bytes."""
     root = etree.fromstring(html.encode("utf-8") if isinstance(html, str) else html, _PARSER)
     ids = {str(value) for value in _IDS(root)}
-    links = [(str(value), value.getparent().sourceline or 1) for value in _LINKS(root)]
-    return ParsedPage(ids, links)
+    return ParsedPage(ids, _LINKS(root))
 
 
 # Pages share most of their links (menus, stylesheet, scripts): split each address once.
@@ -62,7 +60,7 @@ def check_links(parsed: dict[str, ParsedPage], files: set[str], sources: dict[st
 
     for path, page in sorted(parsed.items()):
         folder = posixpath.dirname(path)
-        for href, _ in page.links:
+        for href in page.links:
             parts = _split(href)
             if parts.scheme or parts.netloc or href.startswith("mailto:"):
                 continue  # external: not ours to check at build time

@@ -226,7 +226,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     # Nothing cached (a first build, or new code): parse on every core.
     workers = min(os.cpu_count() or 1, 8)
     with contextlib.ExitStack() as stack:
-        own = len(files)
+        own, found = len(files), iter(())
         if (parallel and not previous and workers > 1 and len(files) >= PARALLEL_MIN_FILES
                 and "fork" in mp.get_all_start_methods()):
             pool = stack.enter_context(mp.get_context("fork").Pool(workers - 1))
@@ -236,9 +236,9 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
             rest = [path for _, path in files[own:]]
             found = pool.imap(_parse_chunk, [rest[start:start + 64] for start in range(0, len(rest), 64)])
         for index, (lang, path) in enumerate(files):
-            if index == own:
+            if index == own:  # the workers' share: loaded from what they parsed
                 for chunk in found:
-                    previous.update({str(path): source for path, source in chunk if source is not None})
+                    previous.update((str(parsed_path), source) for parsed_path, source in chunk if source is not None)
             page = _load_page(path, lang, problems, previous, parsed)
             if page is not None:
                 library.pages.append(page)

@@ -219,7 +219,7 @@ class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a
     size: int
     mtime_ns: int
     ids: frozenset[str]
-    fragment_links: tuple[tuple[str, int], ...]  # links with a #fragment: re-checked every build
+    fragment_links: tuple[str, ...]  # links with a #fragment: re-checked every build
     link_lines: dict[str, int]
 
 

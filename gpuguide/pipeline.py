@@ -360,7 +360,7 @@ def build_site(project: Project, strict: bool = False, progress: Progress | None
             if result.written:
                 entries[output] = PageEntry(
                     keys[output], result.reads, digests.fingerprint(result.reads), result.size, result.mtime_ns,
-                    frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link[0]),
+                    frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link),
                     result.link_lines)
         # A few pages changed (and the search index, if any, need not be rebuilt): update site/ in
         # place. Otherwise write the whole site beside it and swap.

@@ -6,12 +6,13 @@ text token holding it all, and renders as that text, escaped. Two rules use this
 
 - ``plain_inline`` replaces markdown-it's core ``inline`` rule: such content gets its text
   token directly instead of running every inline rule at every character that might start one.
-- ``plain_table`` replaces markdown-it's ``table`` rule (and calls it for other tables): a pipe table whose cells are all
-  plain becomes one ``plain_table`` token holding the cells, instead of three tokens per cell
-  (``td_open``, ``inline``, ``td_close``) that the renderer walks one by one; a 10 × 8 table of
-  figures was 300 tokens, the largest cost of a typical page. It finds the same table (the
-  same checks on the header and delimiter rows, the same end) and writes the same HTML as
-  markdown-it; any other table is left to markdown-it's rule. Tests compare the two.
+- ``plain_table`` replaces markdown-it's ``table`` rule (and calls it for other tables): a pipe
+  table whose cells are all plain becomes one ``plain_table`` token holding the cells, instead
+  of three tokens per cell (``td_open``, ``inline``, ``td_close``) that the renderer walks one
+  by one; a 10 × 8 table of figures was 300 tokens, the largest cost of a typical page. It
+  finds the same table (the same checks on the header and delimiter rows, the same end) and
+  writes the same HTML as markdown-it; any other table is left to markdown-it's rule. Tests
+  compare the two.
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from functools import lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import MD_TRIM_CHARS, escapeHtml, mdTrim
+from markdown_it.common.utils import MD_TRIM_CHARS, escapeHtml
 from markdown_it.rules_block.state_block import StateBlock
-from markdown_it.rules_core import StateCore
 from markdown_it.rules_block.table import MAX_AUTOCOMPLETED_CELLS, headerLineRe
 from markdown_it.rules_block.table import table as gfm_table
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 
@@ -83,7 +84,7 @@ def _aligns(delimiter_row: str) -> list[str]:
     aligns = []
     columns = delimiter_row.split("|")
     for index, column in enumerate(columns):
-        text = mdTrim(column)
+        text = column.strip(MD_TRIM_CHARS)
         if not text and index in (0, len(columns) - 1):
             continue
         assert headerLineRe.search(text)  # gfm_table(silent=True) checked the row already
@@ -101,10 +102,10 @@ def plain_table(state: StateBlock, start_line: int, end_line: int, silent: bool)
     if silent:
         return True
     special = rule_starts(state.md).search
-    header_row = mdTrim(_line(state, start_line))
-    header = [mdTrim(cell) for cell in _cells(header_row)]
-    if "\\" in header_row or any(special(cell) for cell in header):
+    header_row = _line(state, start_line).strip(MD_TRIM_CHARS)
+    if "\\" in header_row or special(header_row):  # the whole row at once: "|" starts no inline rule
         return gfm_table(state, start_line, end_line, False)
+    header = [cell.strip(MD_TRIM_CHARS) for cell in _cells(header_row)]
     aligns = _aligns(_line(state, start_line + 1))
     column_count = len(header)
     # The rules that end a table, as in markdown-it's rule. None of them starts a block on a line
@@ -119,10 +120,10 @@ def plain_table(state: StateBlock, start_line: int, end_line: int, silent: bool)
         text = _line(state, line)
         if not text.startswith("|") and any(rule(state, line, end_line, True) for rule in terminators):
             break
-        text = mdTrim(text)
+        text = text.strip(MD_TRIM_CHARS)
         if not text or state.is_code_block(line):
             break
-        if "\\" in text or special(text):  # the whole row at once: "|" starts no inline rule
+        if "\\" in text or special(text):
             return gfm_table(state, start_line, end_line, False)
         cells = _cells(text)
         autocompleted += column_count - len(cells)
