@@ -1,33 +1,138 @@
-"""Sizing: what a GPU can do, computed from its specifications. Pure functions: no I/O, no formatting.
+"""Sizing: the one memory model every figure of the site comes from. Pure functions, exact arithmetic.
 
-All arithmetic is exact (``Fraction`` and integers): a capacity that lands exactly on a rounding
-boundary must fall on the right side of it, which binary floats cannot promise.
+The model, stated once (the methodology page prints it, from these constants):
 
-Units: memory in GB as vendors count it (10**9 bytes); capacities in parameters (an ``int``).
+- **Budget.** A workload plans on ``USABLE_MEMORY_SHARE`` (80 %) of each GPU's memory; the rest goes
+  to the CUDA or ROCm context, the framework's allocator, fragmentation and the activations of
+  moderate batches. With several GPUs the budgets add up (the model's state is split across them).
+- **Need.** Parameters × bytes per parameter of the workload (``BYTES_PER_PARAM``: full training,
+  LoRA, QLoRA, serving at a precision); serving a named model adds the KV cache of one sequence of
+  ``REFERENCE_CONTEXT_TOKENS``, bounded by the model's maximum context.
+- **Fit.** A model fits on N GPUs of a type when its need is within N budgets, and, for N > 1, the N
+  GPUs share a fast link (NVLink, Infinity Fabric): tensor parallelism exchanges data at every layer.
+- **Capacity.** The largest model a configuration holds is budget × N ÷ bytes per parameter: the
+  largest model whose weights (and optimizer states) fit, before any KV cache. So a model that fits
+  always has at most that many parameters, on every page: capacities and fits cannot disagree.
+- **Left out**: activations (they depend on batch size and sequence length), the KV cache of
+  concurrent requests, the per-group scales of 4-bit formats (a few %), and communication buffers.
+  They all come out of the 20 % margin or lower the real limit.
 
-Every function takes plain values (a GPU's ``memory_gb``, a model's ``layers``…), never the dataset's
-objects, so a page passes exactly the figures it prints. A figure the vendor does not publish is
-``None``; a function given one returns ``None`` ("not published") instead of failing or guessing.
+Units: memory in GB as vendors count it (10⁹ bytes); sizes in bytes (``Fraction``) or parameters
+(``int``). All arithmetic is exact (``Fraction`` and integers): a capacity that lands exactly on a
+rounding boundary must fall on the right side of it, which binary floats cannot promise.
+
+Functions take plain values (a GPU's ``memory_gb``, a ``ModelShape``), never the dataset's objects.
+A figure the vendor does not publish is ``None`` and gives ``None`` ("not published"); a feature the
+GPU does not have is ``NOT_SUPPORTED`` ("not supported"): the two are never confused.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Real
-from typing import Iterable, Literal, Mapping
+from typing import Iterable, Literal
 
 GB = 10**9
 
-#: Share of GPU memory a workload may plan on; the rest goes to the CUDA/ROCm context, the
-#: framework's allocator, fragmentation and (for training) activations we do not model.
+
+class Absent(enum.Enum):
+    """Why a figure is missing, when it is not simply unpublished (``None``)."""
+
+    NOT_SUPPORTED = "not_supported"  # the GPU lacks the feature (no FP8 tensor cores, no RT cores)
+
+
+NOT_SUPPORTED = Absent.NOT_SUPPORTED
+
+#: Share of GPU memory a workload may plan on (the reference page's 80 %).
 USABLE_MEMORY_SHARE = Fraction(4, 5)
 
-#: Mixed-precision training with Adam: BF16 weights (2) and gradients (2), plus FP32 master
-#: weights (4) and Adam's two moments (4 + 4) = 16 bytes per parameter, activations excluded.
+#: The context the KV cache is sized for when a named model is served: one sequence of this many
+#: tokens (a common serving default, and the reference guide's), or the model's maximum context if
+#: shorter. Concurrent requests need more: the pages say so.
+REFERENCE_CONTEXT_TOKENS = 8192
+
+#: GPU counts of a configuration: powers of two, as tensor parallelism splits attention heads evenly.
+GPU_COUNTS = (1, 2, 4, 8)
+
+#: Mixed-precision training with Adam: BF16 weights (2) and gradients (2), FP32 master weights (4)
+#: and Adam's two moments (4 + 4) = 16 bytes per parameter, activations excluded.
 #: Source: Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter
-#: Models", SC 2020, section 3.1 (https://arxiv.org/abs/1910.02054).
+#: Models", SC 2020, section 3.1 (https://arxiv.org/abs/1910.02054): "16Ψ bytes", 120 GB for 7.5B.
 FULL_TRAINING_BYTES_PER_PARAM = 16
+
+#: LoRA: frozen BF16 weights (2 bytes) plus the low-rank adapters with their gradients and Adam
+#: states, taken as 10 % of the weights' memory (0.2 byte per parameter): 2.2 bytes per parameter.
+#: Source: Hu et al., "LoRA: Low-Rank Adaptation of Large Language Models", ICLR 2022, section 4
+#: (https://arxiv.org/abs/2106.09685): only the low-rank matrices are trained.
+LORA_BYTES_PER_PARAM = Fraction(11, 5)
+
+#: QLoRA: 4-bit NormalFloat weights with double quantisation (4.127 bits, 0.516 byte per parameter)
+#: plus BF16 adapters, their optimizer states and paged buffers: 0.65 byte per parameter.
+#: Source: Dettmers et al., "QLoRA: Efficient Finetuning of Quantized LLMs", NeurIPS 2023, sections 3
+#: and 4 (https://arxiv.org/abs/2305.14314): a 65B model fine-tuned on one 48 GB GPU.
+QLORA_BYTES_PER_PARAM = Fraction(13, 20)
+
+Precision = Literal["bf16", "fp8", "int4", "mxfp4"]
+
+#: Bytes per weight when serving. "int4": 4-bit weight-only quantisation (AWQ, GPTQ), its per-group
+#: scales left to the margin. "mxfp4": OCP Microscaling FP4, 32 four-bit values sharing one 8-bit
+#: scale, 4.25 bits (OCP Microscaling Formats Specification v1.0, section 5.3,
+#: https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf).
+WEIGHT_BYTES: dict[str, Fraction] = {
+    "bf16": Fraction(2), "fp8": Fraction(1), "int4": Fraction(1, 2), "mxfp4": Fraction(17, 32)}
+
+#: The precisions the capacity columns and requirement tables are computed for (mxfp4 is a
+#: model's native format only).
+SERVING_PRECISIONS: tuple[str, ...] = ("bf16", "fp8", "int4")
+
+#: The KV cache is kept in BF16 whatever the weights' precision (vLLM's and TGI's default: weight
+#: quantisation does not quantise the cache).
+KV_CACHE_BYTES_PER_ELEMENT = 2
+
+Method = Literal["full", "lora", "qlora"]
+
+#: Bytes per parameter of each fine-tuning method, weights and optimizer states, activations excluded.
+TRAINING_BYTES_PER_PARAM: dict[str, Fraction] = {
+    "full": Fraction(FULL_TRAINING_BYTES_PER_PARAM), "lora": LORA_BYTES_PER_PARAM, "qlora": QLORA_BYTES_PER_PARAM}
+
+
+@dataclass(frozen=True)
+class Constant:
+    """One assumption of the memory model, as the methodology page states it."""
+
+    key: str  # names its UI label: ``constant_<key>``
+    value: Fraction | int
+    unit: Literal["share", "bytes_per_param", "bytes", "tokens", "bits"]
+    source: str | None  # the document it comes from; None: a rule of this site, explained on the page
+    source_title: str | None = None
+
+
+#: Every constant of the model, in the order the methodology page lists them.
+CONSTANTS: tuple[Constant, ...] = (
+    Constant("usable_memory_share", USABLE_MEMORY_SHARE, "share", None),
+    Constant("full_training", FULL_TRAINING_BYTES_PER_PARAM, "bytes_per_param",
+             "https://arxiv.org/abs/1910.02054", "ZeRO (Rajbhandari et al., SC 2020), section 3.1"),
+    Constant("lora", LORA_BYTES_PER_PARAM, "bytes_per_param",
+             "https://arxiv.org/abs/2106.09685", "LoRA (Hu et al., ICLR 2022), section 4"),
+    Constant("qlora", QLORA_BYTES_PER_PARAM, "bytes_per_param",
+             "https://arxiv.org/abs/2305.14314", "QLoRA (Dettmers et al., NeurIPS 2023), sections 3 and 4"),
+    Constant("weights_bf16", WEIGHT_BYTES["bf16"], "bytes_per_param",
+             "https://cloud.google.com/tpu/docs/bfloat16", "Google Cloud, The bfloat16 numerical format"),
+    Constant("weights_fp8", WEIGHT_BYTES["fp8"], "bytes_per_param",
+             "https://www.opencompute.org/documents/ocp-8-bit-floating-point-specification-ofp8-revision-1-0-2023-12-01-pdf-1",
+             "OCP 8-bit Floating Point Specification (OFP8) 1.0"),
+    Constant("weights_int4", WEIGHT_BYTES["int4"], "bytes_per_param",
+             "https://arxiv.org/abs/2306.00978", "AWQ (Lin et al., MLSys 2024)"),
+    Constant("weights_mxfp4", WEIGHT_BYTES["mxfp4"] * 8, "bits",
+             "https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf",
+             "OCP Microscaling Formats (MX) Specification 1.0, section 5.3"),
+    Constant("kv_cache_element", KV_CACHE_BYTES_PER_ELEMENT, "bytes",
+             "https://developer.nvidia.com/blog/mastering-llm-techniques-inference-optimization/",
+             "NVIDIA, Mastering LLM Techniques: Inference Optimization"),
+    Constant("reference_context", REFERENCE_CONTEXT_TOKENS, "tokens", None),
+)
 
 
 def exact(value: Real | str) -> Fraction:
@@ -38,8 +143,22 @@ def exact(value: Real | str) -> Fraction:
     >>> exact(0.1)
     Fraction(1, 10)
     """
-    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)  # type: ignore[arg-type]
 
+
+def weight_bytes(precision: str) -> Fraction:
+    """Bytes per weight at ``precision``; ValueError names the known ones.
+
+    >>> weight_bytes("int4")
+    Fraction(1, 2)
+    """
+    try:
+        return WEIGHT_BYTES[precision]
+    except KeyError:
+        raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(WEIGHT_BYTES)}") from None
+
+
+# --- Budget and capacity -------------------------------------------------------------------------
 
 def usable_memory_bytes(memory_gb: Real, gpu_count: int = 1) -> Fraction:
     """Bytes a workload may plan on across ``gpu_count`` GPUs: memory × 10⁹ × 80 % × count.
@@ -52,16 +171,41 @@ def usable_memory_bytes(memory_gb: Real, gpu_count: int = 1) -> Fraction:
     return exact(memory_gb) * GB * USABLE_MEMORY_SHARE * gpu_count
 
 
-def params_fitting(memory_gb: Real, bytes_per_param: Real, gpu_count: int = 1) -> int:
-    """Whole parameters whose state (``bytes_per_param`` each) fits in usable memory, sharded over ``gpu_count``.
+def capacity_params(memory_gb: Real | None, bytes_per_param: Real, gpu_count: int = 1) -> int | None:
+    """Largest model (whole parameters, unrounded) whose state fits in the budget of ``gpu_count`` GPUs.
 
-    With several GPUs the per-parameter state is assumed sharded across all of them
-    (FSDP / ZeRO-3), so usable memory adds up.
+    ⌊memory × 10⁹ × 80 % × count ÷ bytes per parameter⌋. None when memory is not published.
 
-    >>> params_fitting(80, 16)
-    4000000000
+    >>> capacity_params(80, 16), capacity_params(80, 16, 8)
+    (4000000000, 32000000000)
     """
+    if memory_gb is None:
+        return None
     return int(usable_memory_bytes(memory_gb, gpu_count) // exact(bytes_per_param))
+
+
+def training_capacity_params(memory_gb: Real | None, method: Method, gpu_count: int = 1) -> int | None:
+    """Largest model that trains with ``method`` (full, lora, qlora) on ``gpu_count`` GPUs, unrounded.
+
+    Full training: 16 bytes per parameter (ZeRO); with several GPUs the model states are sharded
+    across them (FSDP, ZeRO-3). LoRA: 2.2; QLoRA: 0.65. Activations excluded.
+
+    >>> [training_capacity_params(24, m) // 10**6 for m in ("full", "lora", "qlora")]
+    [1200, 8727, 29538]
+    """
+    return capacity_params(memory_gb, TRAINING_BYTES_PER_PARAM[method], gpu_count)
+
+
+def serving_capacity_params(memory_gb: Real | None, precision: str, gpu_count: int = 1) -> int | None:
+    """Largest model whose weights at ``precision`` fit in the budget of ``gpu_count`` GPUs, unrounded.
+
+    The KV cache comes on top, in the same budget: a model with a long context needs more (its
+    page gives its need). With several GPUs the weights are split by tensor parallelism.
+
+    >>> [serving_capacity_params(80, p) // 10**9 for p in ("bf16", "fp8", "int4")]
+    [32, 64, 128]
+    """
+    return capacity_params(memory_gb, weight_bytes(precision), gpu_count)
 
 
 def round_down_readable(params: int) -> int:
@@ -78,9 +222,9 @@ def round_down_readable(params: int) -> int:
     below one million         0 (the page prints "< 1 M")
     ========================  ================================  ==========================
 
-    This ladder is the one that reproduces all 18 training figures of the reference page
-    (``shared/seeds/000_baa267abb4623a1f.txt``); a coarser step between 10 and 100 (5 rather
-    than 1) keeps figures such as "≈ 75 B" honest about the precision of a rule of thumb.
+    This ladder reproduces all 18 training figures of the reference page
+    (``shared/seeds/000_baa267abb4623a1f.txt``). Rounding down keeps every capacity shown on the
+    safe side: the true capacity lies between the figure and the next step of the ladder.
 
     >>> [round_down_readable(int(x * 1e9)) // 10**9 for x in (4.7, 9.6, 14.4, 37.6, 76.8, 115.2)]
     [4, 9, 10, 35, 75, 110]
@@ -91,221 +235,230 @@ def round_down_readable(params: int) -> int:
         raise ValueError("params must not be negative")
     if params < 10**6:
         return 0
+    return params - params % readable_step(params)
+
+
+def readable_step(params: int) -> int:
+    """The step of ``round_down_readable``'s ladder at ``params`` (≥ one million).
+
+    A figure shown as ``round_down_readable(x)`` means x lies in [shown, shown + step).
+
+    >>> readable_step(9_600_000_000) // 10**9, readable_step(76_800_000_000) // 10**9, readable_step(115 * 10**9) // 10**9
+    (1, 5, 10)
+    """
     unit = GB if params >= GB else 10**6
     if params >= 100 * unit:
-        step = 10 ** (len(str(params)) - 2)
-    elif params >= 10 * unit:
-        step = 5 * unit
-    else:
-        step = unit
-    return params - params % step
+        return 10 ** (len(str(params)) - 2)
+    if params >= 10 * unit:
+        return 5 * unit
+    return unit
 
 
-def full_training_params(memory_gb: Real, gpu_count: int = 1) -> int:
-    """Largest model (parameters) that fully trains on ``gpu_count`` GPUs, rounded down for display.
+# --- Models --------------------------------------------------------------------------------------
 
-    params = ⌊memory × 10⁹ × 80 % × gpu_count ÷ 16⌋, then ``round_down_readable``.
-    16 bytes per parameter is mixed-precision Adam (ZeRO paper, section 3.1); with 8 GPUs the
-    model states are sharded across all of them (FSDP / ZeRO-3). Activations are excluded:
-    context length and batch size lower the real limit.
+@dataclass(frozen=True)
+class ModelShape:
+    """What the memory model needs of a language model, as its config.json gives it."""
 
-    >>> full_training_params(80) // 10**9, full_training_params(80, 8) // 10**9
-    (4, 30)
+    parameters: int
+    layers: int
+    kv_heads: int
+    head_dim: int
+    max_context_tokens: int
+    active_parameters: int | None = None  # mixture of experts: parameters read per token
+    kv_compressed_dim: int | None = None  # multi-head latent attention: elements cached per layer
+    window_tokens: int | None = None  # sliding-window (or chunked) attention: tokens a local layer keeps
+    window_layers: int = 0  # how many of the layers attend within the window
+    native_format: str | None = None  # the precision the publisher ships, where it is not BF16
+    native_quantized_parameters: int | None = None  # parameters stored in it (the rest are BF16)
+
+    @property
+    def parameters_read_per_token(self) -> int:
+        return self.active_parameters or self.parameters
+
+
+def kv_cache_bytes_per_token_per_layer(shape: ModelShape) -> int:
+    """Bytes of KV cache one layer keeps per token (BF16).
+
+    Standard and grouped-query attention: 2 (keys and values) × kv_heads × head_dim × 2 bytes.
+    Multi-head latent attention (DeepSeek-V2/V3/R1) caches one compressed latent per layer:
+    kv_compressed_dim × 2 bytes (DeepSeek-V2 paper, section 2.1, https://arxiv.org/abs/2405.04434).
+
+    >>> kv_cache_bytes_per_token_per_layer(ModelShape(70_553_706_496, 80, 8, 128, 8192))  # Llama 3 70B
+    4096
     """
-    return round_down_readable(params_fitting(memory_gb, FULL_TRAINING_BYTES_PER_PARAM, gpu_count))
+    if shape.kv_compressed_dim is not None:
+        return shape.kv_compressed_dim * KV_CACHE_BYTES_PER_ELEMENT
+    return 2 * shape.kv_heads * shape.head_dim * KV_CACHE_BYTES_PER_ELEMENT
 
 
-# --- Fine-tuning ---------------------------------------------------------------------------------
+def effective_context(shape: ModelShape, context_tokens: int) -> int:
+    """The context a KV cache is sized for: ``context_tokens``, at most the model's maximum context.
 
-#: LoRA: frozen BF16 weights (2 bytes) plus adapters, their gradients and Adam states, which for the
-#: usual ranks add about 10 % of the model's weight memory: about 2.2 bytes per parameter,
-#: activations excluded. Source: Hu et al., "LoRA: Low-Rank Adaptation of Large Language Models",
-#: ICLR 2022 (https://arxiv.org/abs/2106.09685), section 4: only the low-rank matrices are trained.
-LORA_BYTES_PER_PARAM = Fraction(11, 5)
-
-#: QLoRA: 4-bit NormalFloat weights with double quantisation (4.127 bits ≈ 0.516 bytes per
-#: parameter) plus BF16 adapters, their optimizer state and quantisation constants: about 0.65 bytes
-#: per parameter, activations excluded. Source: Dettmers et al., "QLoRA: Efficient Finetuning of
-#: Quantized LLMs", NeurIPS 2023 (https://arxiv.org/abs/2305.14314), sections 3 and 4.
-QLORA_BYTES_PER_PARAM = Fraction(13, 20)
-
-
-def lora_finetune_params(memory_gb: Real | None, gpu_count: int = 1) -> int | None:
-    """Largest model (parameters) that LoRA fine-tunes on ``gpu_count`` GPUs, rounded down for display.
-
-    params = ⌊memory × 10⁹ × 80 % × gpu_count ÷ 2.2⌋, then ``round_down_readable``; the frozen
-    weights are sharded across the GPUs when there are several (FSDP). None if memory is not published.
-
-    >>> lora_finetune_params(80) // 10**9, lora_finetune_params(24) // 10**9
-    (25, 8)
-    >>> lora_finetune_params(None) is None
-    True
+    >>> effective_context(ModelShape(20_554_567_680, 44, 64, 96, 2048), 8192)  # GPT-NeoX-20B
+    2048
     """
-    if memory_gb is None:
-        return None
-    return round_down_readable(params_fitting(memory_gb, LORA_BYTES_PER_PARAM, gpu_count))
+    if context_tokens < 1:
+        raise ValueError("context_tokens must be at least 1")
+    return min(context_tokens, shape.max_context_tokens)
 
 
-def qlora_finetune_params(memory_gb: Real | None, gpu_count: int = 1) -> int | None:
-    """Largest model (parameters) that QLoRA fine-tunes on ``gpu_count`` GPUs, rounded down for display.
+def kv_cache_bytes(shape: ModelShape, context_tokens: int = REFERENCE_CONTEXT_TOKENS) -> int:
+    """KV cache of one sequence of ``context_tokens`` (bounded by the model's maximum context).
 
-    params = ⌊memory × 10⁹ × 80 % × gpu_count ÷ 0.65⌋, then ``round_down_readable``.
+    Layers with sliding-window or chunked attention keep at most ``window_tokens`` tokens.
 
-    The QLoRA paper fine-tunes a 65B model on one 48 GB GPU: 65 × 10⁹ × 0.65 = 42.25 GB, which fits
-    in 48 GB but uses 88 % of it. The 80 % rule keeps a margin for activations, so this function is
-    more conservative than the paper and gives 55B for 48 GB.
-
-    >>> qlora_finetune_params(48) // 10**9, qlora_finetune_params(80) // 10**9
-    (55, 95)
+    >>> kv_cache_bytes(ModelShape(8_030_261_248, 32, 8, 128, 131_072), 8192)  # Llama 3.1 8B: 1 GiB
+    1073741824
     """
-    if memory_gb is None:
-        return None
-    return round_down_readable(params_fitting(memory_gb, QLORA_BYTES_PER_PARAM, gpu_count))
+    tokens = effective_context(shape, context_tokens)
+    window_layers = shape.window_layers if shape.window_tokens else 0
+    cached = (shape.layers - window_layers) * tokens
+    if window_layers:
+        cached += window_layers * min(tokens, shape.window_tokens or tokens)
+    return cached * kv_cache_bytes_per_token_per_layer(shape)
 
 
-# --- Inference -----------------------------------------------------------------------------------
+def weights_bytes(shape: ModelShape, precision: str) -> Fraction:
+    """Bytes of a model's weights at ``precision``, or at its native format (``precision="native"``).
 
-Precision = Literal["bf16", "fp8", "int4"]
+    A native format stores ``native_quantized_parameters`` in that format and the rest in BF16
+    (gpt-oss: the experts in MXFP4, attention and embeddings in BF16).
 
-#: Bytes per weight. "int4" is 4-bit weight-only quantisation (AWQ, GPTQ, NF4); its per-group
-#: scales (a few % more) are left to the KV-cache reserve below.
-WEIGHT_BYTES: dict[str, Fraction] = {"bf16": Fraction(2), "fp8": Fraction(1), "int4": Fraction(1, 2)}
-
-#: Share of usable memory the weights may take when we size "the largest model that fits"; the
-#: remaining quarter (20 % of the GPU's memory) is kept for the KV cache and activations. On one
-#: 80 GB GPU that is 16 GB: about 122,000 tokens of Llama 3.1 8B's BF16 cache (128 KiB per token),
-#: 48,800 of Llama 3.1 70B's (320 KiB per token), summed over all concurrent sequences.
-INFERENCE_WEIGHT_SHARE = Fraction(3, 4)
-
-#: The KV cache is kept in BF16 whatever the weights' precision (vLLM's and TGI's default: weight
-#: quantisation does not quantise the cache).
-KV_CACHE_BYTES_PER_ELEMENT = 2
-
-
-def _weight_bytes(precision: str) -> Fraction:
-    try:
-        return WEIGHT_BYTES[precision]
-    except KeyError:
-        raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(WEIGHT_BYTES)}") from None
-
-
-def inference_params(memory_gb: Real | None, precision: Precision, gpu_count: int = 1) -> int | None:
-    """Largest model (parameters) served at ``precision`` on ``gpu_count`` GPUs, rounded down for display.
-
-    params = ⌊memory × 10⁹ × 80 % × ¾ × gpu_count ÷ bytes per weight⌋, then ``round_down_readable``;
-    bytes per weight: BF16 2, FP8 1, 4-bit ½. A quarter of usable memory stays free for the KV
-    cache (``INFERENCE_WEIGHT_SHARE``). With several GPUs the weights are split by tensor parallelism.
-
-    >>> [inference_params(80, p) // 10**9 for p in ("bf16", "fp8", "int4")]
-    [20, 45, 95]
-    >>> inference_params(80, "bf16", 8) // 10**9
-    190
-    """
-    if memory_gb is None:
-        return None
-    budget = usable_memory_bytes(memory_gb, gpu_count) * INFERENCE_WEIGHT_SHARE
-    return round_down_readable(int(budget // _weight_bytes(precision)))
-
-
-def weights_bytes(params: int, precision: Precision) -> Fraction:
-    """Bytes of a model's weights at ``precision``: params × bytes per weight.
-
-    >>> weights_bytes(671 * 10**9, "bf16") / GB  # the seed guide's "~1 342 Go" for DeepSeek R1
+    >>> weights_bytes(ModelShape(671 * 10**9, 61, 128, 128, 131_072), "bf16") / GB  # the seed guide's 1 342 Go
     Fraction(1342, 1)
     """
-    return params * _weight_bytes(precision)
+    if precision == "native":
+        if shape.native_format is None:
+            return shape.parameters * weight_bytes("bf16")
+        quantized = shape.native_quantized_parameters or shape.parameters
+        return quantized * weight_bytes(shape.native_format) + (shape.parameters - quantized) * weight_bytes("bf16")
+    return shape.parameters * weight_bytes(precision)
 
 
-def kv_cache_bytes_per_token(layers: int, kv_heads: int, head_dim: int, kv_compressed_dim: int | None = None,
-                             bytes_per_element: Real = KV_CACHE_BYTES_PER_ELEMENT) -> int | Fraction:
-    """Bytes of KV cache per token of context.
+def serving_memory_bytes(shape: ModelShape, precision: str,
+                         context_tokens: int = REFERENCE_CONTEXT_TOKENS) -> Fraction:
+    """Memory to serve one sequence: weights at ``precision`` + KV cache of ``context_tokens``.
 
-    Standard and grouped-query attention: 2 (keys and values) × layers × kv_heads × head_dim × bytes.
-    Multi-head latent attention (DeepSeek-V2/V3/R1) caches one compressed latent per layer:
-    layers × kv_compressed_dim × bytes (DeepSeek-V2 paper, section 2.1, https://arxiv.org/abs/2405.04434).
-
-    >>> kv_cache_bytes_per_token(80, 8, 128)  # Llama 3.1 70B, BF16: 320 KiB
-    327680
-    >>> kv_cache_bytes_per_token(61, 128, 128, kv_compressed_dim=576)  # DeepSeek R1, BF16
-    70272
+    >>> round(float(serving_memory_bytes(ModelShape(8_030_261_248, 32, 8, 128, 131_072), "bf16") / GB), 2)
+    17.13
     """
-    bytes_per_element = exact(bytes_per_element)
-    if kv_compressed_dim is not None:
-        total = layers * kv_compressed_dim * bytes_per_element
-    else:
-        total = 2 * layers * kv_heads * head_dim * bytes_per_element
-    return int(total) if total.denominator == 1 else total
+    return weights_bytes(shape, precision) + kv_cache_bytes(shape, context_tokens)
 
 
-def inference_memory_bytes(params: int, precision: Precision, context_tokens: int, layers: int, kv_heads: int,
-                           head_dim: int, kv_compressed_dim: int | None = None) -> Fraction:
-    """GPU memory a model needs to serve one sequence of ``context_tokens``: weights + KV cache.
+def training_memory_bytes(parameters: int, method: Method) -> Fraction:
+    """Memory to train ``parameters`` with ``method``: parameters × bytes per parameter, activations excluded.
 
-    bytes = params × bytes per weight + tokens × ``kv_cache_bytes_per_token`` (BF16 cache).
-    Activations and the framework's own memory are not counted: compare with usable memory (80 %).
-
-    >>> round(float(inference_memory_bytes(8_030_261_248, "bf16", 131_072, 32, 8, 128) / GB), 2)  # Llama 3.1 8B
-    33.24
+    >>> training_memory_bytes(7_500_000_000, "full") / GB  # ZeRO's worked example: 120 GB
+    Fraction(120, 1)
     """
-    kv = kv_cache_bytes_per_token(layers, kv_heads, head_dim, kv_compressed_dim) * context_tokens
-    return weights_bytes(params, precision) + kv
+    return parameters * TRAINING_BYTES_PER_PARAM[method]
+
+
+# --- Configurations ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GpuSpec:
+    """What the memory model needs of a GPU type and its offer."""
+
+    id: str
+    memory_gb: Real
+    bandwidth_gbs: Real | None = None
+    fast_link_gpus: int = 1  # how many of them share a fast link (NVLink, Infinity Fabric); 1: PCIe only
+    usd_per_gpu_hour: Real | None = None  # best live offer; None: no offer
 
 
 @dataclass(frozen=True)
 class Configuration:
-    """The cheapest way to rent enough memory: ``gpu_count`` × ``gpu_id`` at ``usd_per_hour`` in total."""
+    """``gpu_count`` GPUs of type ``gpu_id``; ``usd_per_hour`` in total, None without a live offer."""
 
     gpu_id: str
     gpu_count: int
-    usd_per_hour: Fraction
+    usd_per_hour: Fraction | None
+    fast_link: bool  # the GPUs share a fast link (always true for one GPU)
 
 
-def recommend_configuration(needed_bytes: Real, memory_gb_by_gpu: Mapping[str, Real | None],
-                            usd_per_gpu_hour: Mapping[str, Real],
-                            gpu_counts: Iterable[int] = (1, 2, 4, 8)) -> Configuration | None:
-    """The cheapest count of one GPU type whose usable memory (80 %) holds ``needed_bytes``.
+def fits(need_bytes: Real, memory_gb: Real, gpu_count: int = 1) -> bool:
+    """Whether ``need_bytes`` fits in the budget of ``gpu_count`` GPUs of ``memory_gb``.
 
-    Candidates are the GPU types with both a memory figure and a price, in counts of ``gpu_counts``
-    (powers of two: tensor parallelism splits attention heads evenly). Cost = count × price per
-    GPU-hour; ties go to fewer GPUs, then to the id, so the answer is the same on every run.
-    None when nothing fits or nothing has a price.
-
-    >>> recommend_configuration(1351 * GB, {"mi325x": 256, "b300": 288, "h100-sxm": 80},
-    ...                         {"mi325x": 4.82, "b300": 8.99, "h100-sxm": 2.88})
-    Configuration(gpu_id='mi325x', gpu_count=8, usd_per_hour=Fraction(964, 25))
+    >>> fits(64 * GB, 80), fits(64 * GB + 1, 80)
+    (True, False)
     """
-    needed = exact(needed_bytes)
-    best: tuple[Fraction, int, str] | None = None
-    for gpu_id, memory_gb in memory_gb_by_gpu.items():
-        price = usd_per_gpu_hour.get(gpu_id)
-        if memory_gb is None or price is None:
+    return exact(need_bytes) <= usable_memory_bytes(memory_gb, gpu_count)
+
+
+def smallest_configuration(need_bytes: Real, gpu: GpuSpec, gpu_counts: Iterable[int] = GPU_COUNTS,
+                           fast_link_only: bool = False) -> Configuration | None:
+    """The fewest GPUs of ``gpu``'s type whose budgets hold ``need_bytes``; None if none of ``gpu_counts`` do.
+
+    With ``fast_link_only``, only counts whose GPUs share a fast link; otherwise a larger count is
+    returned with ``fast_link=False`` (the page marks it).
+
+    >>> smallest_configuration(150 * GB, GpuSpec("a100-pcie", 80, fast_link_gpus=2, usd_per_gpu_hour=1.79))
+    Configuration(gpu_id='a100-pcie', gpu_count=4, usd_per_hour=Fraction(179, 25), fast_link=False)
+    >>> smallest_configuration(150 * GB, GpuSpec("a100-pcie", 80, fast_link_gpus=2), fast_link_only=True) is None
+    True
+    """
+    for count in sorted(gpu_counts):
+        fast = count == 1 or count <= gpu.fast_link_gpus
+        if fast_link_only and not fast:
+            return None
+        if fits(need_bytes, gpu.memory_gb, count):
+            price = None if gpu.usd_per_gpu_hour is None else exact(gpu.usd_per_gpu_hour) * count
+            return Configuration(gpu.id, count, price, fast)
+    return None
+
+
+def recommend_configuration(need_bytes: Real, gpus: Iterable[GpuSpec],
+                            gpu_counts: Iterable[int] = GPU_COUNTS) -> Configuration | None:
+    """The cheapest rentable configuration that holds ``need_bytes``: a buyer can follow it.
+
+    Candidates: GPU types with a live offer, in counts whose GPUs share a fast link. Cheapest per
+    hour first; at equal price, fewer GPUs, then more memory bandwidth, then a larger fast-link
+    group, then the id (so the answer is the same on every run). None when nothing rentable fits.
+
+    >>> gpus = [GpuSpec("a100-pcie", 80, 1935, 2, 1.79), GpuSpec("a100-sxm", 80, 2039, 8, 1.79)]
+    >>> recommend_configuration(207 * GB, gpus)  # 4 × A100 PCIe would need NVLink across four cards
+    Configuration(gpu_id='a100-sxm', gpu_count=4, usd_per_hour=Fraction(179, 25), fast_link=True)
+    >>> recommend_configuration(60 * GB, gpus).gpu_id  # same price, one GPU: the faster memory wins
+    'a100-sxm'
+    """
+    best: tuple[tuple, Configuration] | None = None
+    counts = tuple(gpu_counts)
+    for gpu in gpus:
+        if gpu.usd_per_gpu_hour is None:
             continue
-        for count in sorted(gpu_counts):
-            if usable_memory_bytes(memory_gb, count) >= needed:
-                candidate = (exact(price) * count, count, gpu_id)
-                best = candidate if best is None or candidate < best else best
-                break
-    return None if best is None else Configuration(best[2], best[1], best[0])
+        config = smallest_configuration(need_bytes, gpu, counts, fast_link_only=True)
+        if config is None or config.usd_per_hour is None:
+            continue
+        bandwidth = exact(gpu.bandwidth_gbs) if gpu.bandwidth_gbs is not None else Fraction(0)
+        key = (config.usd_per_hour, config.gpu_count, -bandwidth, -gpu.fast_link_gpus, gpu.id)
+        if best is None or key < best[0]:
+            best = (key, config)
+    return None if best is None else best[1]
 
 
-def decode_tokens_per_second_upper_bound(bandwidth_gbs: Real | None, params_read_per_token: int,
-                                         precision: Precision, gpu_count: int = 1) -> Fraction | None:
+# --- Speed ---------------------------------------------------------------------------------------
+
+def decode_tokens_per_second_upper_bound(bandwidth_gbs: Real | None, shape: ModelShape, precision: str,
+                                         gpu_count: int = 1) -> Fraction | None:
     """Upper bound of single-stream decoding speed: bandwidth ÷ bytes of weights read per token.
 
-    tokens/s ≤ bandwidth × 10⁹ × gpu_count ÷ (params read per token × bytes per weight). At batch
-    size 1 every generated token reads every weight once (all of them, or the active experts of a
-    mixture of experts), so memory bandwidth bounds the speed; reading the KV cache, kernel
-    overheads and communication only lower it. It is a ceiling, never a measured speed.
+    tokens/s ≤ bandwidth × 10⁹ × count ÷ (weights bytes × parameters read per token ÷ parameters).
+    At batch size 1 every generated token reads every weight once (all of them, or the active
+    experts of a mixture of experts), so memory bandwidth bounds the speed; reading the KV cache,
+    kernel overheads and communication only lower it. A ceiling, never a measured speed.
     None when the bandwidth is not published.
 
-    >>> int(decode_tokens_per_second_upper_bound(3350, 8_030_261_248, "bf16"))  # H100 SXM, Llama 3.1 8B
+    >>> int(decode_tokens_per_second_upper_bound(3350, ModelShape(8_030_261_248, 32, 8, 128, 131_072), "bf16"))
     208
     """
     if bandwidth_gbs is None:
         return None
     if gpu_count < 1:
         raise ValueError("gpu_count must be at least 1")
-    return exact(bandwidth_gbs) * GB * gpu_count / weights_bytes(params_read_per_token, precision)
+    read = weights_bytes(shape, precision) * shape.parameters_read_per_token / shape.parameters
+    return exact(bandwidth_gbs) * GB * gpu_count / read
 
 
 # --- Image and video generation ------------------------------------------------------------------
@@ -333,13 +486,20 @@ def diffusion_fits(memory_gb: Real | None, documented_need_gb: Real | None) -> b
 SCENE_MEMORY_TIERS: tuple[tuple[str, int], ...] = (("small", 0), ("medium", 24), ("large", 48), ("xlarge", 96))
 
 
-def scene_memory_tier(memory_gb: Real | None) -> str | None:
-    """The scene-size tier id of a GPU: small < 24 GB ≤ medium < 48 GB ≤ large < 96 GB ≤ xlarge.
+def scene_memory_tier(memory_gb: Real | None, ray_tracing: bool | None) -> str | Absent | None:
+    """The scene-size tier of a GPU for ray-traced rendering: small < 24 GB ≤ medium < 48 GB ≤ large < 96 GB ≤ xlarge.
 
-    >>> [scene_memory_tier(m) for m in (16, 24, 47.9, 48, 95, 96, None)]
-    ['small', 'medium', 'medium', 'large', 'large', 'xlarge', None]
+    GPU renderers (OptiX, HIP RT, Cycles, Redshift, V-Ray GPU) need ray-tracing hardware: without
+    it the tier is NOT_SUPPORTED, however large the memory; None when either is not published.
+
+    >>> [scene_memory_tier(m, True) for m in (16, 24, 47.9, 48, 95, 96)]
+    ['small', 'medium', 'medium', 'large', 'large', 'xlarge']
+    >>> scene_memory_tier(192, False), scene_memory_tier(48, None)
+    (<Absent.NOT_SUPPORTED: 'not_supported'>, None)
     """
-    if memory_gb is None:
+    if ray_tracing is False:
+        return NOT_SUPPORTED
+    if memory_gb is None or ray_tracing is None:
         return None
     memory = exact(memory_gb)
     return [tier for tier, threshold in SCENE_MEMORY_TIERS if memory >= threshold][-1]
@@ -348,37 +508,40 @@ def scene_memory_tier(memory_gb: Real | None) -> str | None:
 # --- Scientific computing ------------------------------------------------------------------------
 
 #: FP64 is "useful" for double-precision work when it runs at least at a tenth of FP32. Data-centre
-#: HPC parts run it at half (1:2); graphics and inference parts at 1:32 or 1:64, and their vendors
-#: often do not publish it.
+#: HPC parts run it at half (1:2); graphics and inference parts at 1:32 or 1:64.
 USEFUL_FP64_SHARE_OF_FP32 = Fraction(1, 10)
 
 
-def has_useful_fp64(fp64_tflops: Real | None, fp32_tflops: Real | None) -> bool | None:
-    """Whether a GPU has useful FP64: FP64 vector ≥ FP32 ÷ 10.
+def has_useful_fp64(fp64_tflops: Real | Absent | None, fp32_tflops: Real | None) -> bool | None:
+    """Whether a GPU has useful FP64: FP64 vector ≥ FP32 ÷ 10; a GPU without FP64 units has none.
 
-    None ("not published") when either figure is missing: a data-centre GPU whose vendor has not
-    published FP64 yet (B200) must not read as "no FP64".
+    None ("not published") when a needed figure is missing: a data-centre GPU whose vendor has not
+    published FP64 yet must not read as "no FP64".
 
-    >>> has_useful_fp64(34, 67), has_useful_fp64(1.4, 91.6), has_useful_fp64(None, 91.6)
-    (True, False, None)
+    >>> has_useful_fp64(34, 67), has_useful_fp64(1.4, 91.6), has_useful_fp64(None, 91.6), has_useful_fp64(NOT_SUPPORTED, 60)
+    (True, False, None, False)
     """
-    if fp64_tflops is None or fp32_tflops is None:
+    if fp64_tflops is NOT_SUPPORTED:
+        return False
+    if fp64_tflops is None or fp32_tflops is None or isinstance(fp64_tflops, Absent):
         return None
     return exact(fp64_tflops) >= exact(fp32_tflops) * USEFUL_FP64_SHARE_OF_FP32
 
 
-# --- Ratios quoted in prose ----------------------------------------------------------------------
+# --- Ratios --------------------------------------------------------------------------------------
 
-def spec_ratio(numerator: Real | None, denominator: Real | None) -> Fraction | None:
-    """The ratio of two figures ("about three times the A100's BF16"), exact; None if either is absent.
+def spec_ratio(numerator: object, denominator: object) -> Fraction | None:
+    """The ratio of two figures, exact; None unless both are published numbers (and the second is not 0).
 
-    Prose and tables quote ratios from this one function so they cannot disagree.
+    Comparisons and prose quote ratios of unrounded figures from this one function.
 
     >>> spec_ratio(989, 312)  # H100 SXM ÷ A100 SXM, dense BF16 TFLOPS
     Fraction(989, 312)
-    >>> spec_ratio(None, 312) is None
-    True
+    >>> spec_ratio(None, 312) is None, spec_ratio(NOT_SUPPORTED, 312) is None, spec_ratio(True, 1) is None
+    (True, True, True)
     """
-    if numerator is None or denominator is None:
+    numbers = (int, float, Fraction)
+    if (not isinstance(numerator, numbers) or not isinstance(denominator, numbers)
+            or isinstance(numerator, bool) or isinstance(denominator, bool) or not denominator):
         return None
     return exact(numerator) / exact(denominator)
