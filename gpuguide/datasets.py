@@ -7,26 +7,63 @@ Units are in the field names. A figure the vendor does not publish is left out o
 from __future__ import annotations
 
 import datetime as dt
+import dataclasses
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Literal, Sequence, TypeVar
+from typing import Annotated, ClassVar, Literal, Sequence, TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
+from . import sizing
 from .errors import Problems, did_you_mean
 from .schema import Strict, validate
 from .sources import YamlDocument, parse_yaml, read_text
+from .strings import placeholders
 
 Positive = Annotated[float, Field(gt=0, description="a number greater than zero, without unit or quotes")]
 PositiveInt = Annotated[int, Field(gt=0, description="a whole number greater than zero, without unit or quotes")]
 Identifier = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$",
                                   description="lower-case letters, digits and dashes, e.g. `h100-sxm`")]
 SourceUrl = Annotated[str, Field(pattern=r"^https://\S+$", description="the https:// address of the source")]
+#: A figure for a feature the GPU does not have (no FP8 tensor cores): not the same as unpublished.
+NotSupported = Literal["not supported"]
+Throughput = Annotated[Positive | NotSupported, Field(
+    description="a number of TFLOPS, or `not supported` when the GPU lacks the feature (leave the field out "
+                "when the vendor does not publish it)")]
 
 
 class Interconnect(Strict):
+    """How GPUs of this type talk to each other, and how many of them share the fast link."""
+
     kind: Literal["NVLink", "Infinity Fabric", "PCIe"]
     bandwidth_gbs: Positive | None = None  # total per GPU, both directions, as the vendor states it
+    # nvswitch: every GPU of the board reaches every other at full speed; mesh: Infinity Fabric links
+    # between every pair (AMD Instinct platforms); bridge: an NVLink bridge joins a few cards;
+    # pcie: no fast link, the GPUs talk over PCIe.
+    topology: Literal["nvswitch", "mesh", "bridge", "pcie"]
+    gpus: PositiveInt = Field(description="how many GPUs share the fast link (1 when the topology is `pcie`)")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Interconnect":
+        fast = {"nvswitch": "NVLink", "bridge": "NVLink", "mesh": "Infinity Fabric", "pcie": "PCIe"}
+        if fast[self.topology] != self.kind:
+            raise ValueError(f"topology `{self.topology}` goes with kind `{fast[self.topology]}`, not `{self.kind}`")
+        if self.topology == "pcie" and self.gpus != 1:
+            raise ValueError("a PCIe-only GPU shares no fast link: `gpus` is 1")
+        if self.topology != "pcie" and self.gpus < 2:
+            raise ValueError("a fast link joins at least 2 GPUs")
+        return self
+
+
+class FormFactor(Strict):
+    """The GPU's physical format, worded per language by the UI strings (``form_factor_*``)."""
+
+    module: Literal["SXM", "OAM", "PCIe"]
+    slots: Literal[1, 2, 3] | None = None  # PCIe cards: the width in slots
+    cooling: Literal["passive", "active", "liquid"] | None = None  # passive: cooled by the server's fans
+    low_profile: bool = False
+    founders_edition: bool = False  # the width is the Founders Edition's (partner cards vary)
 
 
 class Gpu(Strict):
@@ -41,13 +78,16 @@ class Gpu(Strict):
     memory_type: str
     bandwidth_gbs: Positive | None = None
     bf16_tflops: Positive | None = None  # dense tensor BF16 (GeForce: the FP32-accumulate rate)
-    fp8_tflops: Positive | None = None  # dense tensor FP8
+    fp8_tflops: Throughput | None = None  # dense tensor FP8
     fp32_tflops: Positive | None = None  # non-tensor FP32
-    fp64_tflops: Positive | None = None  # FP64 vector
-    fp64_tensor_tflops: Positive | None = None  # FP64 matrix / tensor
+    fp64_tflops: Throughput | None = None  # FP64 vector
+    fp64_tensor_tflops: Throughput | None = None  # FP64 matrix / tensor
+    # Where the vendor gives FP64 only as a share of FP32 (an architecture whitepaper's "1/64th").
+    fp64_ratio_of_fp32: Annotated[str, Field(
+        pattern=r"^1/[1-9][0-9]{0,3}$", description="a share such as `1/64`, as the vendor's whitepaper states it")] | None = None
     tdp_w: PositiveInt | None = None
-    interconnect: Interconnect | None = None
-    form_factor: str | None = None
+    interconnect: Interconnect
+    form_factor: FormFactor | None = None
     ray_tracing: bool | None = None  # ray-tracing hardware (RT cores / ray accelerators)
     launch_year: PositiveInt | None = None
     source: SourceUrl
@@ -58,9 +98,45 @@ class Gpu(Strict):
     def name(self) -> str:
         return self.model
 
+    @model_validator(mode="after")
+    def _fp64_once(self) -> "Gpu":
+        if self.fp64_ratio_of_fp32 is not None:
+            if self.fp64_tflops is not None:
+                raise ValueError("give fp64_tflops or fp64_ratio_of_fp32, not both")
+            if self.fp32_tflops is None:
+                raise ValueError("fp64_ratio_of_fp32 needs fp32_tflops")
+        return self
+
+    def figure(self, field: str) -> float | Fraction | sizing.Absent | None:
+        """A throughput field as sizing reads it: a number, ``NOT_SUPPORTED``, or None (not published).
+
+        FP64 given as a share of FP32 is that share of the FP32 figure (``fp64_is_derived``).
+        """
+        value = getattr(self, field)
+        if value == "not supported":
+            return sizing.NOT_SUPPORTED
+        if field == "fp64_tflops" and value is None and self.fp64_ratio_of_fp32 and self.fp32_tflops:
+            return sizing.exact(self.fp32_tflops) * Fraction(self.fp64_ratio_of_fp32)
+        return value
+
+    @property
+    def fp64_is_derived(self) -> bool:
+        return self.fp64_tflops is None and self.fp64_ratio_of_fp32 is not None
+
 
 class GpuFile(Strict):
     gpus: list[Gpu]
+
+
+class NativePrecision(Strict):
+    """A model published in a format other than BF16 (DeepSeek's FP8, gpt-oss's MXFP4)."""
+
+    format: Literal["fp8", "mxfp4"]
+    # The parameters stored in that format (gpt-oss: the experts' weights); the others are BF16.
+    # Left out: every parameter is in that format.
+    quantized_parameters: PositiveInt | None = None
+    checkpoint_gib: Positive | None = None  # the checkpoint size the publisher states, in GiB
+    source: SourceUrl
 
 
 class LlmModel(Strict):
@@ -78,14 +154,35 @@ class LlmModel(Strict):
     # latent shared by keys and values) instead of 2 × kv_heads × head_dim.
     kv_compressed_dim: PositiveInt | None = None
     max_context_tokens: PositiveInt
+    # Sliding-window or chunked attention: the tokens a local layer keeps, and how many layers are local.
+    window_tokens: PositiveInt | None = None
+    window_layers: PositiveInt | None = None
+    native_precision: NativePrecision | None = None  # the format the publisher ships, where it is not BF16
     source: SourceUrl
+    sources: list[SourceUrl] = []  # further documents used (config.json, papers)
     notes: str | None = None
 
     @model_validator(mode="after")
-    def _active_within_total(self) -> "LlmModel":
+    def _consistent(self) -> "LlmModel":
         if self.active_parameters is not None and self.active_parameters > self.parameters:
             raise ValueError("active_parameters is larger than parameters")
+        if (self.window_tokens is None) != (self.window_layers is None):
+            raise ValueError("window_tokens and window_layers go together")
+        if self.window_layers is not None and self.window_layers > self.layers:
+            raise ValueError("window_layers is larger than layers")
+        native = self.native_precision
+        if native is not None and native.quantized_parameters is not None and native.quantized_parameters > self.parameters:
+            raise ValueError("native_precision.quantized_parameters is larger than parameters")
         return self
+
+    @property
+    def shape(self) -> sizing.ModelShape:
+        """What the memory model needs of this model."""
+        native = self.native_precision
+        return sizing.ModelShape(
+            self.parameters, self.layers, self.kv_heads, self.head_dim, self.max_context_tokens,
+            self.active_parameters, self.kv_compressed_dim, self.window_tokens, self.window_layers or 0,
+            native.format if native else None, native.quantized_parameters if native else None)
 
 
 DiffusionPrecision = Literal["bf16", "fp8"]
@@ -118,6 +215,49 @@ class ModelFile(Strict):
     diffusion_models: list[DiffusionModel]
 
 
+class Anchor(Strict):
+    """A figure a paper, vendor or publisher states, which the memory model is checked against."""
+
+    id: Identifier
+    claim: Literal["training_memory", "trains_on", "serves_on", "kv_cache", "weights"]
+    method: Literal["full", "lora", "qlora"] | None = None
+    parameters: PositiveInt | None = None
+    model: str | None = None  # an id of llm_models
+    precision: Literal["bf16", "fp8", "int4", "native"] | None = None
+    gpus: PositiveInt | None = None
+    gpu_memory_gb: Positive | None = None
+    layers: PositiveInt | None = None
+    kv_heads: PositiveInt | None = None
+    head_dim: PositiveInt | None = None
+    context_tokens: PositiveInt | None = None
+    published_gb: Positive | None = None
+    published_gib: Positive | None = None
+    published_bytes: PositiveInt | None = None
+    source: SourceUrl
+    reference: str  # the document and the place in it
+    quote: str  # the source's words
+
+    #: The fields each claim needs.
+    NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "training_memory": ("method", "parameters", "published_gb"),
+        "trains_on": ("method", "parameters", "gpu_memory_gb"),
+        "serves_on": ("model", "precision", "gpus", "gpu_memory_gb"),
+        "kv_cache": ("layers", "kv_heads", "head_dim", "context_tokens", "published_bytes"),
+        "weights": ("model", "precision", "published_gib"),
+    }
+
+    @model_validator(mode="after")
+    def _complete(self) -> "Anchor":
+        missing = [name for name in self.NEEDS[self.claim] if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"a `{self.claim}` anchor needs {', '.join(f'`{name}`' for name in missing)}")
+        return self
+
+
+class AnchorFile(Strict):
+    anchors: list[Anchor]
+
+
 class PriceFile(Strict):
     """Best live "from" price per GPU-hour, USD, excluding tax, at one snapshot date."""
 
@@ -126,11 +266,16 @@ class PriceFile(Strict):
     usd_per_gpu_hour: dict[str, Positive]
 
 
+class LanguageConfig(Strict):
+    locale: str = Field(description="a Babel locale such as `fr_FR`: how numbers, prices and units are written")
+    typography: Literal["plain", "french"] = "plain"  # spacing rules for punctuation (see typography)
+
+
 class SiteConfig(Strict):
     base_url: SourceUrl
     site_name: str
     default_language: str
-    languages: dict[str, str]  # code -> Babel locale, in menu order
+    languages: dict[str, LanguageConfig]  # code -> locale and typography, in menu order
 
     @model_validator(mode="after")
     def _default_is_listed(self) -> "SiteConfig":
@@ -143,16 +288,18 @@ class UseCaseFile(Strict):
     use_cases: list[Identifier]
 
 
-class UiStrings(Strict):
-    strings: dict[str, str]
+PluralCategory = Literal["zero", "one", "two", "few", "many", "other"]
+#: A UI string: one text, or one per CLDR plural category of the language (``one``, ``other``…),
+#: chosen by the ``{count}`` it is given.
+UiString = str | dict[PluralCategory, str]
 
-    @field_validator("strings")
-    @classmethod
-    def _not_empty(cls, value: dict[str, str]) -> dict[str, str]:
-        empty = [key for key, text in value.items() if not text.strip()]
-        if empty:
-            raise ValueError(f"empty UI string(s): {', '.join(empty)}")
-        return value
+
+class UiStrings(Strict):
+    strings: dict[str, UiString]
+
+
+def _ui_string_forms(value: UiString) -> list[str]:
+    return list(value.values()) if isinstance(value, dict) else [value]
 
 
 @dataclass(frozen=True)
@@ -174,9 +321,20 @@ class Dataset:
     diffusion_models: dict[str, DiffusionModel]  # in file order
     strings: dict[str, dict[str, str]]  # language -> key -> text
     files: dict[str, Path]  # what each part was read from, for error messages
+    anchors: list[Anchor] = dataclasses.field(default_factory=list)  # published figures to check against
 
     def price(self, gpu_id: str) -> Price | None:
         return self.prices.get(gpu_id)
+
+    def gpu_spec(self, gpu_id: str) -> sizing.GpuSpec:
+        """What the memory model needs of a GPU type and its live offer."""
+        gpu, price = self.gpus[gpu_id], self.price(gpu_id)
+        return sizing.GpuSpec(gpu.id, gpu.memory_gb, gpu.bandwidth_gbs, gpu.interconnect.gpus,
+                              price.usd_per_gpu_hour if price else None)
+
+    def gpu_specs(self) -> list[sizing.GpuSpec]:
+        """Every GPU type, in file order (a page that lists them all reads every record and price)."""
+        return [self.gpu_spec(gpu_id) for gpu_id in self.gpus]
 
 
 Record = TypeVar("Record", Gpu, LlmModel, DiffusionModel)
@@ -212,6 +370,7 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
         "prices": data_dir / "prices.yaml",
         "use_cases": data_dir / "use_cases.yaml",
         "models": data_dir / "models.yaml",
+        "anchors": data_dir / "anchors.yaml",
     }
     config_doc = _load(files["config"], problems)
     config = validate(SiteConfig, config_doc, files["config"], problems) if config_doc else None
@@ -241,6 +400,15 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
     diffusion_models = (_by_id(model_file.diffusion_models, model_doc, "diffusion_models", files["models"],
                                problems, "model") if model_file else {})
 
+    anchor_doc = _load(files["anchors"], problems)
+    anchor_file = validate(AnchorFile, anchor_doc, files["anchors"], problems) if anchor_doc else None
+    if anchor_file and model_file:
+        for index, anchor in enumerate(anchor_file.anchors):
+            if anchor.model is not None and anchor.model not in llm_models:
+                pos = anchor_doc.position(("anchors", index, "model"))
+                problems.error(files["anchors"], pos.line, pos.column, f"unknown model `{anchor.model}`",
+                               did_you_mean(anchor.model, llm_models) or "use an id from data/models.yaml")
+
     strings: dict[str, dict[str, str]] = {}
     if config:
         for language in config.languages:
@@ -248,23 +416,63 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
             files[f"ui/{language}"] = path
             doc = _load(path, problems)
             ui = validate(UiStrings, doc, path, problems) if doc else None
-            if ui:
+            if ui and doc:
                 strings[language] = dict(ui.strings)
+                _check_ui_string_forms(ui, doc, path, problems)
         _check_ui_strings_complete(strings, files, problems)
 
-    if len(problems.errors) > before or not (config and gpu_file and price_file and use_case_file and model_file):
+    if len(problems.errors) > before or not (config and gpu_file and price_file and use_case_file and model_file
+                                             and anchor_file):
         return None
     return Dataset(config=config, gpus=gpus, prices=prices, prices_as_of=price_file.as_of,
                    use_cases=list(use_case_file.use_cases), llm_models=llm_models,
-                   diffusion_models=diffusion_models, strings=strings, files=files)
+                   diffusion_models=diffusion_models, strings=strings, files=files,
+                   anchors=list(anchor_file.anchors))
 
 
-def _check_ui_strings_complete(strings: dict[str, dict[str, str]], files: dict[str, Path],
+def _check_ui_string_forms(ui: UiStrings, doc: YamlDocument, path: Path, problems: Problems) -> None:
+    """Each UI string is text with plain ``{name}`` placeholders; plural forms include ``other``."""
+    for key, value in ui.strings.items():
+        pos = doc.position(("strings", key))
+        if isinstance(value, dict) and "other" not in value:
+            problems.error(path, pos.line, pos.column, f"the UI string `{key}` has no `other` form",
+                           "plural forms are chosen by CLDR category; `other` is the one every language has")
+        for text in _ui_string_forms(value):
+            if not text.strip():
+                problems.error(path, pos.line, pos.column, f"the UI string `{key}` is empty", "write its text")
+                continue
+            try:
+                placeholders(text)
+            except ValueError as exc:
+                problems.error(path, pos.line, pos.column, f"the UI string `{key}`: {exc}",
+                               "write braces only around a placeholder name; `{{` and `}}` print a brace")
+
+
+def _check_ui_strings_complete(strings: dict[str, dict[str, UiString]], files: dict[str, Path],
                                problems: Problems) -> None:
-    """Every language must define every UI string: a missing one is an error, never a fallback."""
+    """Every language defines every UI string, with the same placeholders: a missing one is an
+    error, never a fallback, and a placeholder only one language uses would never be filled."""
     every_key = set().union(*strings.values()) if strings else set()
     for language, table in strings.items():
         for key in sorted(every_key - set(table)):
             others = [lang for lang in strings if key in strings[lang]]
             problems.error(files[f"ui/{language}"], 1, 1, f"missing UI string `{key}`",
                            f"translate it from data/ui/{others[0]}.yaml")
+    languages = list(strings)
+    for key in sorted(every_key):
+        names = {}
+        for language in languages:
+            if key in strings[language]:
+                try:
+                    names[language] = sorted({name for text in _ui_string_forms(strings[language][key])
+                                              for name in placeholders(text)})
+                except ValueError:
+                    continue  # reported by _check_ui_string_forms
+        if len({tuple(found) for found in names.values()}) > 1:
+            first, *rest = languages
+            for language in rest:
+                if language in names and first in names and names[language] != names[first]:
+                    problems.error(files[f"ui/{language}"], 1, 1,
+                                   f"the UI string `{key}` uses {{{'}, {'.join(names[language])}}} "
+                                   f"but data/ui/{first}.yaml uses {{{'}, {'.join(names[first])}}}",
+                                   "use the same placeholders in every language")
