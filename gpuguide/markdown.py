@@ -28,6 +28,7 @@ from slugify import slugify
 from .errors import Problems
 from .plain import plain_plugin, plain_text, render_plain_table
 from .shortcodes import shortcodes_plugin
+from .typography import typography_plugin
 
 
 #: python-slugify's own patterns (``slugify._legacy``): characters a slug drops, runs of dashes.
@@ -52,6 +53,7 @@ def _table_region(tokens: list[Token], idx: int, env: dict) -> str:
     # when one heading has several tables), so screen-reader users can tell them apart.
     heading = next((tokens[j + 1].content for j in range(idx - 1, -1, -1)
                     if tokens[j].type == "heading_open"), "")
+    heading = env.get("typography", str)(heading)  # the label reads as the heading does
     label_for = env.get("table_label_for")
     label = label_for(heading) if (heading and label_for) else env.get("table_label", "")
     seen = env.setdefault("table_labels", {})
@@ -147,6 +149,7 @@ def markdown_parser(fast: bool = True) -> MarkdownIt:
     md.add_render_rule("table_open", _wrap_table_open)
     md.add_render_rule("table_close", _wrap_table_close)
     md.core.ruler.push("source_lines", _source_lines)
+    md.use(typography_plugin)  # after the anchors: ids come from the text as written
     md.add_render_rule("link_open", _link_open)
     return md
 
