@@ -31,7 +31,7 @@ Slug = Annotated[str, Field(pattern=r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0
 
 #: Layouts whose one Markdown file generates a page per GPU, or per pair of GPUs, from the dataset.
 GENERATOR_LAYOUTS = ("gpu", "comparison")
-Layout = Literal["use_case", "guide", "home", "catalogue", "comparisons", "gpu", "comparison", "search",
+Layout = Literal["use_case", "guide", "home", "catalogue", "comparisons", "gpu", "comparison", "search", "methodology",
                  "not_found", "guides"]
 
 

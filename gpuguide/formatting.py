@@ -7,6 +7,8 @@ Words that are not CLDR data ("from", "not published") are UI strings, passed in
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
 from functools import lru_cache
 
 from babel.numbers import format_compact_decimal, format_currency, format_decimal, format_percent
@@ -16,17 +18,26 @@ from num2words import num2words
 NBSP = "\u00a0"
 NNBSP = "\u202f"
 
+Number = int | float | Fraction | Decimal
+
+
+def _decimal(value: Number) -> Decimal | int | float:
+    """What Babel can format: an exact ``Fraction`` becomes a ``Decimal`` (28 significant digits)."""
+    if isinstance(value, Fraction):
+        return Decimal(value.numerator) / Decimal(value.denominator)
+    return value
+
 
 @lru_cache(maxsize=4096)
 def memory_gb(value: float, locale: str) -> str:
     """``288 Go`` / ``288 GB``."""
-    return format_unit(value, "digital-gigabyte", length="short", locale=locale)
+    return format_unit(_decimal(value), "digital-gigabyte", length="short", locale=locale)
 
 
 @lru_cache(maxsize=4096)
 def bandwidth_gbs(value: float, locale: str) -> str:
     """``6 000 Go/s`` / ``6,000 GB/s``."""
-    return format_compound_unit(value, "gigabyte", denominator_unit="second", length="short", locale=locale)
+    return format_compound_unit(_decimal(value), "gigabyte", denominator_unit="second", length="short", locale=locale)
 
 
 @lru_cache(maxsize=4096)
@@ -37,7 +48,7 @@ def tflops(value: float, locale: str) -> str:
     1,307.4 prints as 1,307), one decimal from 10, two below.
     """
     pattern = "#,##0" if value >= 100 else "#,##0.#" if value >= 10 else "#,##0.##"
-    return f"{format_decimal(value, format=pattern, locale=locale)}{_unit_space(locale)}TFLOPS"
+    return f"{format_decimal(_decimal(value), format=pattern, locale=locale)}{_unit_space(locale)}TFLOPS"
 
 
 @lru_cache(maxsize=16)
@@ -60,13 +71,29 @@ def approx_params(value: int, locale: str) -> str:
 @lru_cache(maxsize=4096)
 def usd(value: float, locale: str) -> str:
     """``8,99 $US`` / ``$8.99``."""
-    return format_currency(value, "USD", locale=locale)
+    return format_currency(_decimal(value), "USD", locale=locale)
 
 
 @lru_cache(maxsize=256)
-def percent(value: float, locale: str) -> str:
-    """``80 %`` / ``80%``."""
-    return format_percent(value, locale=locale)
+def percent(value: float, locale: str, digits: int = 0) -> str:
+    """``80 %`` / ``80%``; ``digits`` decimals at most (``81,5 %``), with the locale's own pattern."""
+    if not digits:
+        return format_percent(value, locale=locale)
+    rounded = Decimal(str(round(value, digits + 2))).normalize()
+    return format_percent(rounded, locale=locale, decimal_quantization=False)
+
+
+@lru_cache(maxsize=256)
+def signed_percent(value: float, locale: str) -> str:
+    """A difference, signed, one decimal at most: ``+10 %`` / ``−0,2 %`` (a true minus sign)."""
+    text = percent(abs(value), locale, 1)
+    return ("+" if value > 0 else "\u2212" if value < 0 else "") + text
+
+
+@lru_cache(maxsize=4096)
+def decimal(value: Number, locale: str) -> str:
+    """A plain number, up to three decimals: ``2,2`` / ``0.65`` / ``8 192``."""
+    return format_decimal(_decimal(value), format="#,##0.###", locale=locale)
 
 
 @lru_cache(maxsize=4096)
@@ -83,8 +110,13 @@ def whole_number(value: int, locale: str) -> str:
 
 @lru_cache(maxsize=4096)
 def ratio(value: float, locale: str) -> str:
-    """A ratio quoted in prose or in a comparison, one decimal at most: ``3,2`` / ``3.2``."""
-    return format_decimal(value, format="#,##0.#", locale=locale)
+    """A ratio quoted in prose or in a comparison: one decimal (``3,2`` / ``3.2``), more when one
+    decimal would read as 1 for a ratio that is not 1 (``1,02``), ``≈ 1`` within a thousandth."""
+    for pattern in ("#,##0.#", "#,##0.0#", "#,##0.00#"):
+        text = format_decimal(value, format=pattern, locale=locale)
+        if value == 1 or format_decimal(1, format=pattern, locale=locale) != text:
+            return text
+    return f"≈{NBSP}1"
 
 
 @lru_cache(maxsize=4096)
@@ -96,7 +128,7 @@ def billions(value: int, locale: str) -> str:
 @lru_cache(maxsize=4096)
 def plain_number(value: float, locale: str) -> str:
     """A number without unit, as a range's lower end: ``24``, ``1 307``."""
-    return format_decimal(value, format="#,##0.#", locale=locale)
+    return format_decimal(_decimal(value), format="#,##0.#", locale=locale)
 
 
 @lru_cache(maxsize=256)

@@ -265,8 +265,9 @@ def _global_key(site: LoadedSite, assets: dict[str, Path], search: bool) -> str:
     """
     dataset = site.dataset
     structure = [(page.lang, str(page.source), page.meta_json) for page in site.library.pages]
+    anchors = [anchor.model_dump_json() for anchor in dataset.anchors]  # few, and only one page shows them
     return digest(code_version(), dataset.config.model_dump_json(), dataset.use_cases, dataset.prices_as_of,
-                  structure, sorted(assets), search)
+                  anchors, structure, sorted(assets), search)
 
 
 def _page_key(page: Page, global_key: str, templates: TemplateDigests) -> str:

@@ -25,9 +25,9 @@ from .datasets import Dataset
 from .errors import Problems, did_you_mean
 from .markdown import render_body, render_inline
 from .shortcodes import ShortcodeContext
-from .strings import MissingUiString, ui_text
+from .strings import Language, MissingUiString, UnknownPlaceholder, make_language
 from .content import gpu_pairs
-from .tables import CATALOGUE_COLUMNS, COLUMNS, SEGMENTS, SPEC_COLUMNS, Table, build_table
+from .tables import CATALOGUE_COLUMNS, COLUMNS, SEGMENTS, SPEC_COLUMNS, Cell, Column, Table, build_table
 
 #: Chart geometry, in SVG user units: the drawing is 400 wide and scales to the screen.
 CHART_BAR_WIDTH = 290
@@ -113,6 +113,8 @@ class PageRenderer:
         self.link_lines: dict[str, dict[str, int]] = {}
         self._pages_by_source = {os.path.normpath(page.source): page
                                  for page in library.published if page.record is None}
+        self.languages = {code: make_language(code, config.locale, config.typography, dataset.strings)
+                          for code, config in dataset.config.languages.items()}
 
     def source_link(self, page: Page, md_path: str) -> str:
         """The URL, relative to ``page``, of the page written in ``md_path`` (relative to ``page``'s file).
@@ -141,6 +143,9 @@ class PageRenderer:
         except MissingUiString as exc:
             self.problems.error(self.dataset.files.get(f"ui/{exc.lang}", Path("data/ui")), 1, 1,
                                 f"missing UI string `{exc.key}`", f"add `{exc.key}: …` to its `strings:`")
+        except UnknownPlaceholder as exc:
+            self.problems.error(self.dataset.files.get(f"ui/{exc.lang}", Path("data/ui")), 1, 1, str(exc),
+                                "use only the placeholders the generator fills for this string")
         except jinja2.TemplateSyntaxError as exc:
             self.problems.error(Path(exc.filename or self.templates_dir), exc.lineno, 1,
                                 f"template syntax error: {exc.message}")
@@ -161,10 +166,11 @@ class PageRenderer:
 
     def context(self, page: Page) -> dict[str, Any]:
         lang = page.lang
-        locale = self.dataset.config.languages[lang]
-        ui = ui_text(self.dataset.strings, lang)
+        language = self.languages[lang]
+        locale, ui = language.locale, language.ui
         md_env: dict[str, Any] = {
-            "shortcodes": ShortcodeContext(self.dataset, lang, ui),
+            "shortcodes": ShortcodeContext(self.dataset, language),
+            "typography": language.typography,
             "table_label": ui("table_region_label"),
             "table_label_for": lambda heading: ui("table_region_label_for", heading=heading),
             "resolve_source_link": lambda md_path: self.source_link(page, md_path),
@@ -178,7 +184,7 @@ class PageRenderer:
 
         translations = {other: found for other in self.dataset.config.languages
                         if (found := self.library.translation(page, other)) is not None}
-        languages = [Link(self.dataset.strings[other]["language_name"],
+        languages = [Link(self.languages[other].name,
                           translations[other].url if other in translations else None, other)
                      for other in self.dataset.config.languages]
         default = self.dataset.config.default_language
@@ -191,7 +197,10 @@ class PageRenderer:
         context: dict[str, Any] = {
             "page": page,
             "meta": page.meta,
+            "title": self.typeset(page, "title"),
+            "description": self.typeset(page, "description"),
             "lang": lang,
+            "language": language,
             "ui": ui,
             "url": url,
             "site_name": self.dataset.config.site_name,
@@ -201,7 +210,7 @@ class PageRenderer:
             "hreflang": hreflang if page.meta.layout != "not_found" else [],
             "canonical": self.absolute(page.url),
             "og_locale": locale,
-            "og_locale_alternates": [self.dataset.config.languages[other] for other in translations if other != lang],
+            "og_locale_alternates": [self.languages[other].locale for other in translations if other != lang],
             "breadcrumbs": breadcrumbs,
             "breadcrumbs_json_ld": json_ld(self._breadcrumb_schema(breadcrumbs)) if breadcrumbs else None,
             "nav": self._nav(lang, ui),
@@ -210,6 +219,7 @@ class PageRenderer:
             # every page would make the build quadratic in the number of guides.
             "guides_url": self.url_of("guides", lang),
             "search_url": self.url_of("search", lang),
+            "methodology": Link(ui("methodology_link"), self.url_of("methodology", lang)),
             "gpu_url": lambda gpu_id: self.url_of(f"gpu/{gpu_id}", lang),
             "intro_html": Markup(body.intro_html),
             "main_html": Markup(body.main_html),
@@ -218,7 +228,7 @@ class PageRenderer:
         }
         extra = getattr(self, f"_context_{page.meta.layout}", None)
         if extra is not None:
-            context.update(extra(page, ui, locale, md_env))
+            context.update(extra(page, language, md_env))
         return context
 
     def render_root(self) -> str | None:
@@ -228,8 +238,8 @@ class PageRenderer:
             home = self.library.find("home", lang)
             if home is None:
                 continue
-            ui = ui_text(self.dataset.strings, lang)
-            languages.append(Link(ui("language_name"), relative_url("/", home.url), lang, ui("choose_language")))
+            language = self.languages[lang]
+            languages.append(Link(language.name, relative_url("/", home.url), lang, language.ui("choose_language")))
         try:
             return self.env.get_template("root.html").render(
                 site_name=self.dataset.config.site_name, languages=languages,
@@ -238,6 +248,11 @@ class PageRenderer:
             path, line = self._template_position()
             self.problems.error(path, line, 1, f"template error: {exc}", "while rendering the root page")
             return None
+
+    def typeset(self, page: Page, field: str) -> str:
+        """A text field of a page's front matter, set in its language's typography (French spaces)."""
+        text = getattr(page.meta, field) or ""
+        return self.languages[page.lang].typography(text)
 
     def absolute(self, site_url: str) -> str:
         """The public address of a site-absolute URL, from ``base_url`` in data/site.yaml."""
@@ -256,8 +271,8 @@ class PageRenderer:
         for key in parents:
             parent = self.library.find(key, page.lang)
             if parent is not None:
-                trail.append(Link(ui("nav_home") if key == "home" else parent.meta.title, parent.url))
-        return [*trail, Link(page.meta.title, None)]
+                trail.append(Link(ui("nav_home") if key == "home" else self.typeset(parent, "title"), parent.url))
+        return [*trail, Link(self.typeset(page, "title"), None)]
 
     def _breadcrumb_schema(self, breadcrumbs: list[Link]) -> dict[str, Any]:
         items = []
@@ -294,37 +309,40 @@ class PageRenderer:
 
     def _use_case_links(self, lang: str, exclude: str | None = None) -> list[Link]:
         return [
-            Link(other.meta.title, None if other.meta.draft else other.url, description=other.meta.summary)
+            Link(self.typeset(other, "title"), None if other.meta.draft else other.url,
+                 description=self.typeset(other, "summary"))
             for other in self.library.use_case_pages(lang, self.dataset.use_cases)
             if other.meta.use_case != exclude
         ]
 
-    def _context_use_case(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+    def _context_use_case(self, page: Page, language: Language, md_env: dict) -> dict[str, Any]:
         meta = page.meta
+        ui = language.ui
         assert meta.table is not None and meta.short_name is not None
-        table = build_table(meta.table.gpus, meta.table.columns, self.dataset, page.lang, ui)
+        table = build_table(meta.table.gpus, meta.table.columns, self.dataset, language)
         note_html = ""
         if meta.table_note:
             pos = page.front_matter.position(("table_note",))
             note_html = render_inline(meta.table_note, page.source, pos.line, self.problems, md_env)
         return {
             "table": table,
-            "chart": self._chart(page, table, ui, locale) if meta.chart else None,
-            "table_caption": ui("suitable_gpus", use_case=meta.short_name),
+            "chart": self._chart(page, table, language) if meta.chart else None,
+            "table_caption": ui("suitable_gpus", use_case=self.typeset(page, "short_name")),
             "table_note_html": Markup(note_html),
-            "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=locale),
+            "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=language.locale),
             "catalogue": Link(ui("all_gpu_models"), self.url_of("catalogue", page.lang)),
-            "compare_heading": ui("compare_gpus", use_case=meta.short_name),
+            "compare_heading": ui("compare_gpus", use_case=self.typeset(page, "short_name")),
             "comparisons": self._comparison_links(meta.table.gpus, page.lang),
             "other_use_cases": self._use_case_links(page.lang, exclude=meta.use_case),
         }
 
-    def _chart(self, page: Page, table: Table, ui: Any, locale: str) -> dict[str, Any]:
+    def _chart(self, page: Page, table: Table, language: Language) -> dict[str, Any]:
         """A horizontal bar chart of one column, longest bar first, each bar labelled with the GPU's price.
 
         Drawn at build time as SVG (see partials/chart.svg.html); bars for values not published are
         left out and named in the text alternative.
         """
+        ui = language.ui
         column = table.column_ids.index(page.meta.chart)
         header = table.headers[column]
         price = COLUMNS["price"]
@@ -336,7 +354,7 @@ class PageRenderer:
                 continue
             price_value = price.value(row.gpu, self.dataset.price(row.gpu.id))
             price_text = ui(price.missing_key) if price_value is None else ui(
-                "price_per_hour", price=formatting.usd(price_value, locale))
+                "price_per_hour", price=formatting.usd(price_value, language.locale))
             bars.append({"label": row.gpu.model, "value": cell.sort_value, "text": cell.text, "price": price_text})
         bars.sort(key=lambda bar: -bar["value"])
         largest = max((bar["value"] for bar in bars), default=1)
@@ -344,37 +362,38 @@ class PageRenderer:
             bar["width"] = round(CHART_BAR_WIDTH * bar["value"] / largest, 1)
             bar["y"] = index * CHART_ROW_HEIGHT
         title = ui("chart_title", figure=header)
-        description = "; ".join(f"{bar['label']} : {bar['text']}, {bar['price']}" if locale.startswith("fr")
-                                else f"{bar['label']}: {bar['text']}, {bar['price']}" for bar in bars)
+        description = "; ".join(ui("chart_bar", gpu=bar["label"], figure=bar["text"], price=bar["price"])
+                                for bar in bars)
         if missing:
             description += ". " + ui("chart_missing", gpus=", ".join(missing))
         return {"title": title, "description": description, "bars": bars,
                 "height": max(len(bars), 1) * CHART_ROW_HEIGHT, "bar_width": CHART_BAR_WIDTH}
 
-    def _context_home(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+    def _context_home(self, page: Page, language: Language, md_env: dict) -> dict[str, Any]:
+        ui = language.ui
         return {
             "use_cases": [link for link in self._use_case_links(page.lang) if link.url],
             "catalogue": Link(ui("all_gpu_models"), self.url_of("catalogue", page.lang)),
             "comparisons_index": Link(ui("nav_comparisons"), self.url_of("comparisons", page.lang)),
-            "guides": [Link(guide.meta.title, guide.url, description=guide.meta.description)
+            "guides": [Link(self.typeset(guide, "title"), guide.url, description=self.typeset(guide, "description"))
                        for guide in self.library.by_layout(page.lang, "guide")],
         }
 
-    def _context_guides(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
-        return {"guides": [Link(guide.meta.title, guide.url, description=guide.meta.description)
+    def _context_guides(self, page: Page, language: Language, md_env: dict) -> dict[str, Any]:
+        return {"guides": [Link(self.typeset(guide, "title"), guide.url, description=self.typeset(guide, "description"))
                            for guide in self.library.by_layout(page.lang, "guide")]}
 
-    def _context_catalogue(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+    def _context_catalogue(self, page: Page, language: Language, md_env: dict) -> dict[str, Any]:
         groups = []
         for segment in SEGMENTS:
             ids = [gpu_id for gpu_id, gpu in self.dataset.gpus.items() if gpu.segment == segment]
             if ids:
-                table = build_table(ids, list(CATALOGUE_COLUMNS), self.dataset, page.lang, ui)
-                groups.append((segment, ui(f"segment_{segment.replace('-', '_')}"), table))
+                table = build_table(ids, list(CATALOGUE_COLUMNS), self.dataset, language)
+                groups.append((segment, language.ui(f"segment_{segment.replace('-', '_')}"), table))
         return {"groups": groups,
-                "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=locale)}
+                "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=language.locale)}
 
-    def _use_case_figures(self, gpu_ids: list[str], page: Page, ui: Any) -> list[dict[str, Any]]:
+    def _use_case_figures(self, gpu_ids: list[str], page: Page, language: Language) -> list[dict[str, Any]]:
         """For each use-case page of the language: its figures (sizing columns) for these GPUs."""
         sections = []
         for use_case in self.library.use_case_pages(page.lang, self.dataset.use_cases):
@@ -383,37 +402,38 @@ class PageRenderer:
             columns = [c for c in use_case.meta.table.columns if not (isinstance(c, str) and c in SPEC_COLUMNS)]
             if not columns:
                 continue
-            table = build_table(gpu_ids, columns, self.dataset, page.lang, ui)
-            sections.append({"title": use_case.meta.title, "short_name": use_case.meta.short_name,
+            table = build_table(gpu_ids, columns, self.dataset, language)
+            sections.append({"title": self.typeset(use_case, "title"), "short_name": self.typeset(use_case, "short_name"),
                              "url": use_case.url, "table": table})
         return sections
 
-    def _context_gpu(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+    def _context_gpu(self, page: Page, language: Language, md_env: dict) -> dict[str, Any]:
         gpu = page.record
-        specs = build_table([gpu.id], ["segment", *CATALOGUE_COLUMNS], self.dataset, page.lang, ui)
+        ui = language.ui
+        specs = build_table([gpu.id], ["segment", *CATALOGUE_COLUMNS], self.dataset, language)
         others = [other for other in self.dataset.gpus if other != gpu.id]
         return {
             "gpu": gpu,
-            "specs": list(zip(specs.headers, specs.rows[0].cells)),
-            "use_case_figures": self._use_case_figures([gpu.id], page, ui),
+            "specs": list(zip(specs.headers, specs.column_ids, specs.rows[0].cells)),
+            "use_case_figures": self._use_case_figures([gpu.id], page, language),
             "comparisons": [Link(self.dataset.gpus[other].model, self.comparison_url(gpu.id, other, page.lang))
                             for other in others if self.comparison_url(gpu.id, other, page.lang)],
             "catalogue": Link(ui("all_gpu_models"), self.url_of("catalogue", page.lang)),
-            "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=locale),
+            "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=language.locale),
         }
 
-    def _context_comparison(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+    def _context_comparison(self, page: Page, language: Language, md_env: dict) -> dict[str, Any]:
         a, b = page.record
-        specs = build_table([a.id, b.id], ["segment", *CATALOGUE_COLUMNS], self.dataset, page.lang, ui)
-        figures = self._use_case_figures([a.id, b.id], page, ui)
+        specs = build_table([a.id, b.id], ["segment", *CATALOGUE_COLUMNS], self.dataset, language)
+        figures = self._use_case_figures([a.id, b.id], page, language)
         return {
             "a": a, "b": b,
-            "spec_rows": _side_by_side(specs, ui, locale),
-            "use_case_rows": [(section, _side_by_side(section["table"], ui, locale)) for section in figures],
-            "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=locale),
+            "spec_rows": side_by_side(specs, language),
+            "use_case_rows": [(section, side_by_side(section["table"], language)) for section in figures],
+            "prices_as_of": format_date(self.dataset.prices_as_of, format="long", locale=language.locale),
         }
 
-    def _context_comparisons(self, page: Page, ui: Any, locale: str, md_env: dict) -> dict[str, Any]:
+    def _context_comparisons(self, page: Page, language: Language, md_env: dict) -> dict[str, Any]:
         groups = []
         ids = list(self.dataset.gpus)
         for index, gpu_id in enumerate(ids):
@@ -437,16 +457,36 @@ class PageRenderer:
         }
 
 
-def _side_by_side(table: Table, ui: Any, locale: str) -> list[tuple[str, str, str, str]]:
-    """Rows (label, first GPU's text, second GPU's text, ratio first ÷ second) of a two-GPU table."""
+@dataclass(frozen=True)
+class ComparisonRow:
+    """One criterion of a two-GPU comparison: both cells, their ratio and which is better."""
+
+    label: str
+    column_id: str
+    first: Cell
+    second: Cell
+    ratio: str  # "× 2,5", "identique", or "" when either figure is missing or not a number
+    better: int | None  # 0: the first GPU's value is better, 1: the second's, None: equal or not comparable
+
+
+def side_by_side(table: Table, language: Language) -> list[ComparisonRow]:
+    """The rows of a two-GPU table, with ratios of the EXACT values (never of rounded figures).
+
+    A ratio needs two published numbers: a figure "not published" or "not supported" has none.
+    """
     first, second = table.rows
     rows = []
-    for header, comparable, cell_a, cell_b in zip(table.headers, table.comparable, first.cells, second.cells):
-        ratio = ""
-        numeric = comparable and all(isinstance(c.value, (int, float)) and not isinstance(c.value, bool) for c in (cell_a, cell_b))
-        if numeric:
-            value = sizing.spec_ratio(cell_a.value, cell_b.value) if cell_b.value else None
-            if value is not None:
-                ratio = ui("ratio", value=formatting.ratio(float(value), locale))
-        rows.append((header, cell_a.text, cell_b.text, ratio))
+    for index, (header, column) in enumerate(zip(table.headers, table.columns)):
+        cell_a, cell_b = first.cells[index], second.cells[index]
+        ratio, better = "", None
+        value = sizing.spec_ratio(cell_a.number, cell_b.number) if column.comparable else None
+        if value is not None:
+            shown = formatting.ratio(float(value), language.locale)
+            ratio = (language.ui("ratio_same") if value == 1 else language.ui("ratio_nearly_same")
+                     if shown.startswith("≈") else language.ui("ratio", value=shown))
+            if value != 1 and column.higher_is_better is not None:
+                better = 0 if (value > 1) == column.higher_is_better else 1
+        elif column.higher_is_better is True and isinstance(cell_a.value, bool) and isinstance(cell_b.value, bool):
+            better = None if cell_a.value == cell_b.value else (0 if cell_a.value else 1)
+        rows.append(ComparisonRow(header, column.id, cell_a, cell_b, ratio, better))
     return rows

@@ -15,6 +15,7 @@ import inspect
 import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -26,7 +27,7 @@ from markdown_it.rules_inline import StateInline
 from . import formatting, sizing
 from .datasets import Dataset, Gpu, LlmModel
 from .errors import Problems, did_you_mean
-from .strings import UiText
+from .strings import Language
 
 if TYPE_CHECKING:
     from .tables import Column
@@ -35,12 +36,15 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class ShortcodeContext:
     dataset: Dataset
-    lang: str
-    ui: UiText
+    language: Language
 
     @property
     def locale(self) -> str:
-        return self.dataset.config.languages[self.lang]
+        return self.language.locale
+
+    @property
+    def ui(self) -> Any:
+        return self.language.ui
 
 
 class ShortcodeError(ValueError):
@@ -52,12 +56,23 @@ BLOCK_SHORTCODES: set[str] = set()
 
 
 @dataclass(frozen=True)
+class BlockCell:
+    """A cell of a block shortcode's table; ``data`` becomes ``data-*`` attributes (what tests and
+    scripts read: the configuration a row recommends, the exact bytes a figure rounds)."""
+
+    text: str
+    data: tuple[tuple[str, str], ...] = ()
+    href: str | None = None  # the cell is a link (an external source)
+
+
+@dataclass(frozen=True)
 class BlockTable:
     """What a block shortcode returns: a table the renderer prints in a scroll region."""
 
     caption: str
     headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+    rows: tuple[tuple[BlockCell, ...], ...]
+    numeric: tuple[bool, ...] = ()  # per column: right-aligned figures
 
 
 def shortcode(function: Callable[..., str]) -> Callable[..., str]:
@@ -96,10 +111,29 @@ def _column(column: str) -> "Column":
     return COLUMNS[column]
 
 
-def _precision(precision: str, allowed: tuple[str, ...] = ("bf16", "fp8", "int4")) -> str:
+SERVING_PRECISIONS = (*sizing.SERVING_PRECISIONS, "native")
+
+
+def _precision(precision: str, allowed: tuple[str, ...] = SERVING_PRECISIONS) -> str:
     if precision not in allowed:
         raise ShortcodeError(f"unknown precision `{precision}`; use one of: {', '.join(allowed)}")
     return precision
+
+
+def _context(llm: "LlmModel", context: int) -> int:
+    """A context a shortcode may size: positive, and within the model's maximum context."""
+    if context <= 0:
+        raise ShortcodeError("`context` must be a positive number of tokens, e.g. 8192")
+    if context > llm.max_context_tokens:
+        raise ShortcodeError(f"{llm.name} takes at most {llm.max_context_tokens:,} tokens of context; "
+                             f"use context={llm.max_context_tokens} or less")
+    return context
+
+
+def _whole_number(name: str, value: int, example: str) -> int:
+    if value <= 0 or value > 10**15:
+        raise ShortcodeError(f"`{name}` must be a positive whole number no larger than 10^15, e.g. {example}")
+    return value
 
 
 @shortcode
@@ -109,17 +143,23 @@ def usable_memory_share(ctx: ShortcodeContext) -> str:
 
 
 @shortcode
+def reference_context(ctx: ShortcodeContext) -> str:
+    """The context the KV cache of a served model is sized for: ``8 192`` / ``8,192``."""
+    return formatting.whole_number(sizing.REFERENCE_CONTEXT_TOKENS, ctx.locale)
+
+
+@shortcode
 def gpu_figure(ctx: ShortcodeContext, gpu: str, column: str) -> str:
     """What a table cell shows for ``gpu`` in ``column``: ``{{ gpu_figure gpu=h100-sxm column=train_8gpu }}``."""
+    from .tables import make_cell
+
     record = _gpu(ctx, gpu)
-    spec = _column(column)
-    value = spec.value(record, ctx.dataset.price(gpu))
-    return ctx.ui(spec.missing_key) if value is None else spec.format(value, ctx.locale, ctx.ui)
+    return make_cell(_column(column), record, ctx.dataset.price(gpu), ctx.language).text
 
 
 @shortcode
 def ratio(ctx: ShortcodeContext, a: str, b: str, column: str, style: str = "number") -> str:
-    """``a``'s figure divided by ``b``'s: ``{{ ratio a=h100-sxm b=a100-sxm column=bf16 }}`` → ``3,2``.
+    """``a``'s figure divided by ``b``'s, from exact values: ``{{ ratio a=h100-sxm b=a100-sxm column=bf16 }}`` → ``3,2``.
 
     ``style=words`` rounds to the nearest whole number and spells it: ``trois`` / ``three``
     (for "about three times …").
@@ -129,11 +169,15 @@ def ratio(ctx: ShortcodeContext, a: str, b: str, column: str, style: str = "numb
     spec = _column(column)
     value_a = spec.value(_gpu(ctx, a), ctx.dataset.price(a))
     value_b = spec.value(_gpu(ctx, b), ctx.dataset.price(b))
-    if isinstance(value_a, (bool, str)) or isinstance(value_b, (bool, str)):
-        raise ShortcodeError(f"column `{column}` is not a number; use a figure such as bf16 or memory")
+    for value in (value_a, value_b):
+        if value is not None and value is not sizing.NOT_SUPPORTED and sizing.spec_ratio(value, 1) is None:
+            raise ShortcodeError(f"column `{column}` is not a number; use a figure such as bf16 or memory")
     result = sizing.spec_ratio(value_a, value_b)
     if result is None:
-        return ctx.ui("not_published")
+        absent = value_a if value_a is None or value_a is sizing.NOT_SUPPORTED else value_b
+        raise ShortcodeError(f"`{a if absent is value_a else b}` has no `{column}` figure "
+                             f"({'not supported' if absent is sizing.NOT_SUPPORTED else 'not published'}): "
+                             "a ratio needs two published figures")
     if style == "words":
         return formatting.spelled_out(round(result), ctx.locale)
     return formatting.ratio(float(result), ctx.locale)
@@ -165,35 +209,48 @@ def full_training_memory(ctx: ShortcodeContext, params: int) -> str:
 
     ``{{ full_training_memory params=7000000000 }}`` → ``100 Go`` (7 × 10⁹ × 16 = 112 GB).
     """
-    if params <= 0:
-        raise ShortcodeError("`params` must be a positive whole number of parameters, e.g. 7000000000")
-    needed_gb = params * sizing.FULL_TRAINING_BYTES_PER_PARAM // sizing.GB
+    _whole_number("params", params, "7000000000")
+    needed_gb = int(sizing.training_memory_bytes(params, "full") // sizing.GB)
     if needed_gb < 1:
         raise ShortcodeError("that model needs less than 1 GB; quote a larger model")
     step = 10 ** (len(str(needed_gb)) - 1)
     return formatting.memory_gb(needed_gb - needed_gb % step, ctx.locale)
 
 
+def _memory_up(needed: Any, ctx: ShortcodeContext) -> str:
+    """Bytes as whole GB, rounded UP: a need is never understated."""
+    return formatting.memory_gb(math.ceil(needed / sizing.GB), ctx.locale)
+
+
 @shortcode
-def model_memory(ctx: ShortcodeContext, model: str, precision: str, context: int) -> str:
+def model_memory(ctx: ShortcodeContext, model: str, precision: str,
+                 context: int = sizing.REFERENCE_CONTEXT_TOKENS) -> str:
     """Memory to serve ``model`` at ``precision`` with ``context`` tokens (weights + KV cache), rounded UP.
 
-    ``{{ model_memory model=llama-3-1-70b precision=bf16 context=8192 }}``
+    ``{{ model_memory model=llama-3-1-70b precision=bf16 context=8192 }}``; ``precision=native``
+    is the format the publisher ships (DeepSeek's FP8, gpt-oss's MXFP4).
     """
     llm = _llm(ctx, model)
-    if context <= 0:
-        raise ShortcodeError("`context` must be a positive number of tokens, e.g. 8192")
-    needed = sizing.inference_memory_bytes(llm.parameters, _precision(precision), context, llm.layers,
-                                           llm.kv_heads, llm.head_dim, llm.kv_compressed_dim)
-    return formatting.memory_gb(math.ceil(needed / sizing.GB), ctx.locale)
+    needed = sizing.serving_memory_bytes(llm.shape, _precision(precision), _context(llm, context))
+    return _memory_up(needed, ctx)
+
+
+@shortcode
+def memory_share(ctx: ShortcodeContext, model: str, precision: str, gpu: str,
+                 context: int = sizing.REFERENCE_CONTEXT_TOKENS) -> str:
+    """The share of one ``gpu``'s memory that ``model`` needs (weights + KV cache), rounded UP:
+    ``{{ memory_share model=gpt-oss-120b precision=native gpu=h100-sxm }}`` → ``82 %``."""
+    llm, record = _llm(ctx, model), _gpu(ctx, gpu)
+    needed = sizing.serving_memory_bytes(llm.shape, _precision(precision), _context(llm, context))
+    share = math.ceil(needed * 100 / (sizing.exact(record.memory_gb) * sizing.GB))
+    return formatting.percent(share / 100, ctx.locale)
 
 
 @shortcode
 def decode_upper_bound(ctx: ShortcodeContext, gpu: str, model: str, precision: str) -> str:
     """Upper bound of single-stream decoding speed: ``≤ 208 tokens/s``."""
     record, llm = _gpu(ctx, gpu), _llm(ctx, model)
-    bound = sizing.decode_tokens_per_second_upper_bound(
-        record.bandwidth_gbs, llm.active_parameters or llm.parameters, _precision(precision))
+    bound = sizing.decode_tokens_per_second_upper_bound(record.bandwidth_gbs, llm.shape, _precision(precision))
     if bound is None:
         return ctx.ui("not_published")
     return ctx.ui("tokens_per_second_upper_bound", value=formatting.whole_number(int(bound), ctx.locale))
@@ -201,7 +258,7 @@ def decode_upper_bound(ctx: ShortcodeContext, gpu: str, model: str, precision: s
 
 @shortcode
 def diffusion_memory(ctx: ShortcodeContext, model: str, precision: str) -> str:
-    """The memory a diffusion model's publisher documents: ``{{ diffusion_memory model=sd35-large precision=bf16 }}``."""
+    """The memory a diffusion model's publisher documents: ``{{ diffusion_memory model=sd-3-5-large precision=bf16 }}``."""
     models = ctx.dataset.diffusion_models
     if model not in models:
         hint = did_you_mean(model, models)
@@ -210,40 +267,166 @@ def diffusion_memory(ctx: ShortcodeContext, model: str, precision: str) -> str:
     return ctx.ui("not_published") if value is None else formatting.memory_gb(value, ctx.locale)
 
 
+def configuration_text(config: sizing.Configuration, ctx: ShortcodeContext) -> str:
+    """``2 × H100 SXM, dès 5,76 $US/h``, or ``1 × RTX PRO 6000 (sans offre)`` for reference."""
+    gpu = ctx.dataset.gpus[config.gpu_id].model
+    if config.usd_per_hour is None:
+        return ctx.ui("reference_configuration", count=config.gpu_count, gpu=gpu)
+    return ctx.ui("recommended_configuration", count=config.gpu_count, gpu=gpu,
+                  price=formatting.usd(float(config.usd_per_hour), ctx.locale))
+
+
+def configuration_data(config: sizing.Configuration, model: str, precision: str) -> tuple[tuple[str, str], ...]:
+    """What a recommendation states, for machines: ``data-gpu``, ``data-count``, ``data-model``, ``data-precision``."""
+    return (("gpu", config.gpu_id), ("count", str(config.gpu_count)), ("model", model), ("precision", precision))
+
+
+def _requirement_row(ctx: ShortcodeContext, llm: "LlmModel", precision: str, context: int,
+                     specs: list[sizing.GpuSpec], label: str) -> tuple[BlockCell, ...]:
+    """One model at one precision: its parameters, the memory it needs, the configuration to rent."""
+    shape = llm.shape
+    needed = sizing.serving_memory_bytes(shape, precision, context)
+    tokens = sizing.effective_context(shape, context)
+    memory = _memory_up(needed, ctx)
+    if tokens < context:
+        memory = ctx.ui("memory_at_max_context", memory=memory, context=formatting.whole_number(tokens, ctx.locale))
+    config = sizing.recommend_configuration(needed, specs)
+    if config is None:  # nothing rentable holds it: the smallest configuration of any GPU, marked
+        reference = [found for spec in specs
+                     if (found := sizing.smallest_configuration(needed, spec, fast_link_only=True)) is not None]
+        config = min(reference, key=lambda c: (c.gpu_count, c.gpu_id), default=None)
+    stated = llm.native_precision.format if precision == "native" and llm.native_precision else precision
+    recommended = (BlockCell(configuration_text(config, ctx), configuration_data(config, llm.id, stated))
+                   if config is not None else BlockCell(ctx.ui("no_configuration")))
+    return (BlockCell(label), BlockCell(formatting.billions(llm.parameters, ctx.locale)),
+            BlockCell(memory, (("bytes", str(math.ceil(needed))),)), recommended)
+
+
 @block_shortcode
-def llm_requirements_table(ctx: ShortcodeContext, models: str, precision: str, context: int) -> "BlockTable":
+def llm_requirements_table(ctx: ShortcodeContext, models: str, precision: str,
+                           context: int = sizing.REFERENCE_CONTEXT_TOKENS) -> "BlockTable":
     """A table of LLMs: parameters, memory needed at ``precision`` and ``context``, cheapest rental.
 
-    ``{{ llm_requirements_table models="llama-3-1-8b,llama-3-1-70b" precision=bf16 context=8192 }}``
+    ``{{ llm_requirements_table models="llama-3-1-8b,llama-3-1-70b" precision=bf16 context=8192 }}``.
+    A model whose maximum context is shorter is sized at its maximum, and its cell says so. The
+    rental is the cheapest configuration with a live offer whose GPUs share a fast link; when none
+    holds the model, the smallest configuration of any GPU is shown for reference, marked.
     """
     _precision(precision)
-    if context <= 0:
-        raise ShortcodeError("`context` must be a positive number of tokens, e.g. 8192")
+    _whole_number("context", context, "8192")
     ids = [model.strip() for model in models.split(",") if model.strip()]
     if not ids:
         raise ShortcodeError("`models` lists model ids separated by commas")
-    memory = {gpu_id: gpu.memory_gb for gpu_id, gpu in ctx.dataset.gpus.items()}
-    prices = {gpu_id: price.usd_per_gpu_hour for gpu_id, price in ctx.dataset.prices.items()}
+    specs = ctx.dataset.gpu_specs()
     rows = []
     for model in ids:
         llm = _llm(ctx, model)
-        needed = sizing.inference_memory_bytes(llm.parameters, precision, context, llm.layers, llm.kv_heads,
-                                               llm.head_dim, llm.kv_compressed_dim)
-        config = sizing.recommend_configuration(needed, memory, prices)
-        if config is None:
-            recommended = ctx.ui("no_configuration")
-        else:
-            recommended = ctx.ui("recommended_configuration", count=config.gpu_count,
-                                 gpu=ctx.dataset.gpus[config.gpu_id].model,
-                                 price=formatting.usd(float(config.usd_per_hour), ctx.locale))
-        rows.append((llm.name, formatting.billions(llm.parameters, ctx.locale),
-                     formatting.memory_gb(math.ceil(needed / sizing.GB), ctx.locale), recommended))
+        rows.append(_requirement_row(ctx, llm, precision, context, specs, llm.name))
+        native = llm.native_precision
+        if native is not None and native.format != precision:
+            # A model published in another format gets a row for it: what its publisher ships.
+            label = ctx.ui("model_in_native_format", model=llm.name, format=ctx.ui(f"precision_{native.format}"))
+            rows.append(_requirement_row(ctx, llm, "native", context, specs, label))
+    shown_context = formatting.whole_number(context, ctx.locale)
+    precision_name = ctx.ui(f"precision_{precision}")
     headers = (ctx.ui("column_model"), ctx.ui("column_parameters"),
-               ctx.ui("column_memory_needed", precision=precision.upper(),
-                      context=formatting.whole_number(context, ctx.locale)),
+               ctx.ui("column_memory_needed", precision=precision_name, context=shown_context),
                ctx.ui("column_recommended"))
-    return BlockTable(ctx.ui("llm_requirements_caption", precision=precision.upper(),
-                             context=formatting.whole_number(context, ctx.locale)), headers, tuple(rows))
+    return BlockTable(ctx.ui("llm_requirements_caption", precision=precision_name, context=shown_context),
+                      headers, tuple(rows), (False, True, True, False))
+
+
+def _constant_value(constant: sizing.Constant, ctx: ShortcodeContext) -> str:
+    if constant.unit == "share":
+        return formatting.percent(float(constant.value), ctx.locale)
+    return ctx.ui(f"unit_{constant.unit}", value=formatting.decimal(constant.value, ctx.locale),
+                  count=constant.value)
+
+
+@block_shortcode
+def sizing_constants(ctx: ShortcodeContext) -> "BlockTable":
+    """Every constant of the memory model, its value and its source: ``{{ sizing_constants }}``."""
+    rows = tuple(
+        (BlockCell(ctx.ui(f"constant_{constant.key}")), BlockCell(_constant_value(constant, ctx)),
+         BlockCell(constant.source_title or "", href=constant.source) if constant.source
+         else BlockCell(ctx.ui("rule_of_this_site")))
+        for constant in sizing.CONSTANTS)
+    return BlockTable(ctx.ui("constants_caption"),
+                      (ctx.ui("constants_column_name"), ctx.ui("constants_column_value"), ctx.ui("column_source")),
+                      rows, (False, True, False))
+
+
+GIB = 2**30
+
+
+def _difference(ours: Fraction, published: Fraction, ctx: ShortcodeContext) -> str:
+    """``identique`` / ``+10 % : plus prudent`` / ``−0,2 %``, ours against the published figure."""
+    change = ours / published - 1
+    if change == 0:
+        return ctx.ui("ratio_same")
+    shown = formatting.signed_percent(float(change), ctx.locale)
+    return ctx.ui("anchor_more_conservative", difference=shown) if change > 0 else shown
+
+
+def _budget_verdict(need: Fraction, memory_gb: Any, gpus: int, ctx: ShortcodeContext) -> tuple[str, str]:
+    """What this site computes for a "runs on" claim: the share of memory needed, and whether the
+    80 % budget holds it (if not, the site is more conservative than the source)."""
+    share = need / (sizing.exact(memory_gb) * sizing.GB * gpus)
+    shown = formatting.percent(math.ceil(share * 1000) / 1000, ctx.locale, digits=1)
+    ours = ctx.ui("anchor_site_share", memory=_memory_up(need, ctx), share=shown)
+    budget = formatting.percent(float(sizing.USABLE_MEMORY_SHARE), ctx.locale)
+    verdict = ctx.ui("anchor_within_budget" if share <= sizing.USABLE_MEMORY_SHARE else "anchor_beyond_budget",
+                     budget=budget)
+    return ours, verdict
+
+
+def anchor_row(anchor: Any, ctx: ShortcodeContext) -> tuple[BlockCell, ...]:
+    """One published figure against this site's: (source, what it says, what we compute, difference)."""
+    ui, locale = ctx.ui, ctx.locale
+    if anchor.claim == "training_memory":
+        published = sizing.exact(anchor.published_gb) * sizing.GB
+        ours_bytes = sizing.training_memory_bytes(anchor.parameters, anchor.method)
+        said = ui("anchor_training_memory", memory=formatting.memory_gb(anchor.published_gb, locale),
+                  params=formatting.billions(anchor.parameters, locale), method=ui(f"method_{anchor.method}"))
+        ours, verdict = _memory_up(ours_bytes, ctx), _difference(Fraction(ours_bytes), published, ctx)
+    elif anchor.claim == "trains_on":
+        need = sizing.training_memory_bytes(anchor.parameters, anchor.method)
+        said = ui("anchor_trains_on", params=formatting.billions(anchor.parameters, locale),
+                  method=ui(f"method_{anchor.method}"), memory=formatting.memory_gb(anchor.gpu_memory_gb, locale))
+        ours, verdict = _budget_verdict(Fraction(need), anchor.gpu_memory_gb, 1, ctx)
+    elif anchor.claim == "serves_on":
+        llm = ctx.dataset.llm_models[anchor.model]
+        need = sizing.serving_memory_bytes(llm.shape, anchor.precision)
+        format_key = (llm.native_precision.format if anchor.precision == "native" and llm.native_precision
+                      else "bf16" if anchor.precision == "native" else anchor.precision)
+        said = ui("anchor_serves_on", model=llm.name, precision=ui(f"precision_{format_key}"), count=anchor.gpus,
+                  memory=formatting.memory_gb(anchor.gpu_memory_gb, locale))
+        ours, verdict = _budget_verdict(Fraction(need), anchor.gpu_memory_gb, anchor.gpus, ctx)
+        ours = ui("anchor_with_context", figure=ours,
+                  context=formatting.whole_number(sizing.effective_context(llm.shape, sizing.REFERENCE_CONTEXT_TOKENS), locale))
+    elif anchor.claim == "kv_cache":
+        shape = sizing.ModelShape(0, anchor.layers, anchor.kv_heads, anchor.head_dim, anchor.context_tokens)
+        kv = sizing.kv_cache_bytes(shape, anchor.context_tokens)
+        said = ui("anchor_kv_cache", bytes=formatting.whole_number(anchor.published_bytes, locale),
+                  tokens=formatting.whole_number(anchor.context_tokens, locale))
+        ours = ui("unit_bytes_total", value=formatting.whole_number(kv, locale))
+        verdict = _difference(Fraction(kv), Fraction(anchor.published_bytes), ctx)
+    else:  # weights
+        llm = ctx.dataset.llm_models[anchor.model]
+        weights = sizing.weights_bytes(llm.shape, anchor.precision)
+        said = ui("anchor_weights", model=llm.name, size=ui("unit_gib", value=formatting.decimal(anchor.published_gib, locale)))
+        ours = ui("unit_gib", value=formatting.decimal(math.floor(weights * 100 / GIB) / 100, locale))
+        verdict = _difference(weights / GIB, sizing.exact(anchor.published_gib), ctx)
+    return (BlockCell(anchor.reference, href=anchor.source), BlockCell(said), BlockCell(ours), BlockCell(verdict))
+
+
+@block_shortcode
+def published_anchors(ctx: ShortcodeContext) -> "BlockTable":
+    """Each published figure of ``data/anchors.yaml`` against what this site computes: ``{{ published_anchors }}``."""
+    return BlockTable(ctx.ui("anchors_caption"),
+                      (ctx.ui("column_source"), ctx.ui("anchors_column_published"), ctx.ui("anchors_column_site"),
+                       ctx.ui("anchors_column_difference")),
+                      tuple(anchor_row(anchor, ctx) for anchor in ctx.dataset.anchors))
 
 
 # --- parsing -------------------------------------------------------------------------------------
@@ -353,20 +536,36 @@ def _evaluate_rule(state: StateCore) -> None:
                 problems.error(source, line, 1, f"shortcode {child.meta['source']}: {exc}",
                                "see the list of shortcodes in README.md")
                 child.content = child.meta["source"]
+                child.meta["failed"] = True
 
 
 def _render_shortcode(self: Any, tokens: list, idx: int, options: Any, env: dict) -> str:
-    return escapeHtml(tokens[idx].content)
+    """A computed figure, marked with the call that made it (tests check it against the tables)."""
+    token = tokens[idx]
+    if token.meta.get("failed"):
+        return escapeHtml(token.content)
+    call = " ".join(token.meta["source"][2:-2].split())
+    return f'<span class="figure" data-shortcode="{escapeHtml(call)}">{escapeHtml(token.content)}</span>'
+
+
+def _cell(tag: str, cell: BlockCell, numeric: bool, scope: str = "") -> str:
+    attributes = "".join(f' data-{name}="{escapeHtml(value)}"' for name, value in cell.data)
+    css = ' class="number"' if numeric else ""
+    text = escapeHtml(cell.text)
+    if cell.href is not None:
+        text = f'<a href="{escapeHtml(cell.href)}" rel="noopener">{text}</a>'
+    return f"<{tag}{scope}{css}{attributes}>{text}</{tag}>"
 
 
 def _render_shortcode_table(self: Any, tokens: list, idx: int, options: Any, env: dict) -> str:
     table: BlockTable = tokens[idx].meta["table"]
     env["table_count"] = env.get("table_count", 0) + 1
     caption_id = f"table-{env['table_count']}"
-    head = "".join(f'<th scope="col">{escapeHtml(h)}</th>' for h in table.headers)
+    numeric = table.numeric or (False,) * len(table.headers)
+    head = "".join(_cell("th", BlockCell(header), numeric[i], ' scope="col"') for i, header in enumerate(table.headers))
     body = "".join(
-        "<tr>" + f'<th scope="row">{escapeHtml(row[0])}</th>'
-        + "".join(f"<td>{escapeHtml(cell)}</td>" for cell in row[1:]) + "</tr>\n"
+        "<tr>" + _cell("th", row[0], numeric[0], ' scope="row"')
+        + "".join(_cell("td", cell, numeric[i]) for i, cell in enumerate(row[1:], 1)) + "</tr>\n"
         for row in table.rows)
     return (f'<div class="table-scroll" role="region" tabindex="0" aria-labelledby="{caption_id}">\n'
             f'<table>\n<caption id="{caption_id}">{escapeHtml(table.caption)}</caption>\n'

@@ -2,8 +2,13 @@
 
 A page's front matter names its GPUs and its columns. A column is an id (``memory``,
 ``train_8gpu``) or, for columns about one model, a mapping (``{id: decode_upper_bound, model:
-llama-3-1-8b, precision: bf16}``). ``build_table`` turns them into rows of formatted cells and
-keeps each cell's raw value for sorting and tests. Every figure comes from ``sizing``.
+llama-3-1-8b, precision: bf16}``). ``build_table`` turns them into rows of cells; each cell keeps
+its exact value (an unrounded capacity, a ``Fraction``) for ratios, sorting and tests, and the
+text a reader sees. Every figure comes from ``sizing``; every word from the UI strings.
+
+A value is a number (or a word's key), ``None`` when the vendor does not publish it, or
+``sizing.NOT_SUPPORTED`` when the GPU lacks the feature: the cell says "not published" or "not
+supported", never one for the other.
 """
 
 from __future__ import annotations
@@ -14,123 +19,165 @@ from typing import Any, Callable
 
 from . import formatting, sizing
 from .datasets import Dataset, Gpu, Price
-from .strings import UiText
+from .strings import Language
 
 ValueOf = Callable[[Gpu, Price | None], Any]
-Formatter = Callable[[Any, str, UiText], str]
-Header = Callable[[UiText], str]
+Formatter = Callable[[Any, Language], str]
+Header = Callable[[Language], str]
+#: A qualifier for a cell ("over PCIe", "derived from FP32"): (gpu, value) → the UI string that
+#: wraps the figure (``{figure}``) and its other values, or None.
+Caveat = Callable[[Gpu, Any], "tuple[str, dict[str, str]] | None"]
 
 
 @dataclass(frozen=True)
 class Column:
     id: str
     header: Header
-    value: ValueOf  # raw value; None means not published (or not computable from what is published)
+    value: ValueOf  # exact value; None: not published; NOT_SUPPORTED: the GPU lacks the feature
     format: Formatter
     missing_key: str = "not_published"  # UI string shown when the value is None
     comparable: bool = True  # whether "A ÷ B" means something (not for a launch year)
+    higher_is_better: bool | None = True  # for marking the better of two values; None: neither
+    caveat: Caveat | None = None
 
 
-# --- formatters: (value, locale, ui) -> text -----------------------------------------------------
+# --- formatters: (value, language) -> text -------------------------------------------------------
 
-def _memory(v: Any, locale: str, ui: UiText) -> str:
-    return formatting.memory_gb(v, locale)
-
-
-def _bandwidth(v: Any, locale: str, ui: UiText) -> str:
-    return formatting.bandwidth_gbs(v, locale)
+def _memory(v: Any, language: Language) -> str:
+    return formatting.memory_gb(v, language.locale)
 
 
-def _tflops(v: Any, locale: str, ui: UiText) -> str:
-    return formatting.tflops(v, locale)
+def _bandwidth(v: Any, language: Language) -> str:
+    return formatting.bandwidth_gbs(v, language.locale)
 
 
-def _params(v: Any, locale: str, ui: UiText) -> str:
-    return formatting.approx_params(v, locale)
+def _tflops(v: Any, language: Language) -> str:
+    return formatting.tflops(v, language.locale)
 
 
-def _price_from(v: Any, locale: str, ui: UiText) -> str:
-    return ui("price_from", price=formatting.usd(v, locale))
+def _params(v: Any, language: Language) -> str:
+    """An exact capacity, rounded down for display (the cell keeps the exact value)."""
+    return formatting.approx_params(sizing.round_down_readable(v), language.locale)
 
 
-def _text(v: Any, locale: str, ui: UiText) -> str:
+def _price_from(v: Any, language: Language) -> str:
+    return language.ui("price_from", price=formatting.usd(v, language.locale))
+
+
+def _text(v: Any, language: Language) -> str:
     return str(v)
 
 
-def _year(v: Any, locale: str, ui: UiText) -> str:
+def _year(v: Any, language: Language) -> str:
     return str(v)  # a year is never digit-grouped
 
 
-def _watts(v: Any, locale: str, ui: UiText) -> str:
-    return formatting.watts(v, locale)
+def _watts(v: Any, language: Language) -> str:
+    return formatting.watts(v, language.locale)
 
 
-def _yes_no(v: Any, locale: str, ui: UiText) -> str:
-    return ui("answer_yes") if v else ui("answer_no")
+def _yes_no(v: Any, language: Language) -> str:
+    return language.ui("answer_yes") if v else language.ui("answer_no")
 
 
-def _tier(v: Any, locale: str, ui: UiText) -> str:
-    return ui(f"scene_tier_{v}")
+def _tier(v: Any, language: Language) -> str:
+    return language.ui(f"scene_tier_{v}")
 
 
-def _segment(v: Any, locale: str, ui: UiText) -> str:
-    return ui(f"segment_{v.replace('-', '_')}")
+def _segment(v: Any, language: Language) -> str:
+    return language.ui(f"segment_{v.replace('-', '_')}")
 
 
-def _tokens_per_second(v: Any, locale: str, ui: UiText) -> str:
-    return ui("tokens_per_second_upper_bound", value=formatting.whole_number(int(v), locale))
+def _tokens_per_second(v: Any, language: Language) -> str:
+    return language.ui("tokens_per_second_upper_bound", value=formatting.whole_number(int(v), language.locale))
 
 
-def _interconnect(gpu: Gpu, price: Price | None) -> tuple[str, float | None] | None:
-    return (gpu.interconnect.kind, gpu.interconnect.bandwidth_gbs) if gpu.interconnect else None
+def interconnect_text(gpu: Gpu, language: Language) -> str:
+    """``NVLink, 900 Go/s (8 GPU reliés par NVSwitch)`` / ``PCIe (no NVLink)``."""
+    link = gpu.interconnect
+    kind = link.kind if link.bandwidth_gbs is None else f"{link.kind}, {formatting.bandwidth_gbs(link.bandwidth_gbs, language.locale)}"
+    return language.ui("interconnect_cell", link=kind, topology=language.ui(f"topology_{link.topology}", count=link.gpus))
 
 
-def _interconnect_text(v: Any, locale: str, ui: UiText) -> str:
-    kind, bandwidth = v
-    return kind if bandwidth is None else f"{kind}, {formatting.bandwidth_gbs(bandwidth, locale)}"
+def _interconnect(v: Any, language: Language) -> str:
+    return interconnect_text(v, language)
+
+
+def form_factor_text(gpu: Gpu, language: Language) -> str | None:
+    """``PCIe, double largeur, refroidissement passif`` / ``PCIe, dual-slot, passive cooling``."""
+    form = gpu.form_factor
+    if form is None:
+        return None
+    parts = [form.module]
+    if form.slots is not None:
+        parts.append(language.ui(f"form_factor_slots_{form.slots}"))
+    if form.low_profile:
+        parts.append(language.ui("form_factor_low_profile"))
+    if form.cooling is not None:
+        parts.append(language.ui(f"form_factor_cooling_{form.cooling}"))
+    text = ", ".join(parts)
+    return language.ui("form_factor_founders_edition", form_factor=text) if form.founders_edition else text
+
+
+def _form_factor(v: Any, language: Language) -> str:
+    return form_factor_text(v, language) or ""
 
 
 # --- the registry -------------------------------------------------------------------------------
 
-def _simple(column_id: str, value: ValueOf, format: Formatter, missing_key: str = "not_published") -> Column:
-    return Column(column_id, lambda ui: ui(f"column_{column_id}"), value, format, missing_key)
+def _simple(column_id: str, value: ValueOf, format: Formatter, missing_key: str = "not_published",
+            higher_is_better: bool | None = True, caveat: Caveat | None = None) -> Column:
+    return Column(column_id, lambda language: language.ui(f"column_{column_id}"), value, format, missing_key,
+                  higher_is_better=higher_is_better, caveat=caveat)
 
 
-def _memory_gb(gpu: Gpu) -> float:
-    return gpu.memory_gb
+def _beyond_fast_link(count: int) -> Caveat:
+    """Multi-GPU serving splits every layer across the GPUs (tensor parallelism): a configuration
+    larger than the GPUs' fast-link group talks over PCIe, and its cell says so."""
+    def caveat(gpu: Gpu, value: Any) -> tuple[str, dict[str, str]] | None:
+        return ("over_pcie", {}) if count > gpu.interconnect.gpus else None
+    return caveat
+
+
+def _fp64_derived(gpu: Gpu, value: Any) -> tuple[str, dict[str, str]] | None:
+    """FP64 the vendor gives only as a share of FP32: the cell says so (``1/64 du FP32``)."""
+    return ("fp64_derived", {"ratio": gpu.fp64_ratio_of_fp32 or ""}) if gpu.fp64_is_derived else None
+
+
+def _serving(precision: str, count: int) -> Column:
+    return _simple(f"infer_{precision}_{count}gpu",
+                   lambda g, p: sizing.serving_capacity_params(g.memory_gb, precision, count), _params,
+                   caveat=_beyond_fast_link(count) if count > 1 else None)
 
 
 COLUMNS: dict[str, Column] = {column.id: column for column in (
-    _simple("segment", lambda g, p: g.segment, _segment),
+    _simple("segment", lambda g, p: g.segment, _segment, higher_is_better=None),
     _simple("memory", lambda g, p: g.memory_gb, _memory),
-    _simple("memory_type", lambda g, p: g.memory_type, _text),
+    _simple("memory_type", lambda g, p: g.memory_type, _text, higher_is_better=None),
     _simple("bandwidth", lambda g, p: g.bandwidth_gbs, _bandwidth),
     _simple("bf16", lambda g, p: g.bf16_tflops, _tflops),
-    _simple("fp8", lambda g, p: g.fp8_tflops, _tflops),
+    _simple("fp8", lambda g, p: g.figure("fp8_tflops"), _tflops),
     _simple("fp32", lambda g, p: g.fp32_tflops, _tflops),
-    _simple("fp64", lambda g, p: g.fp64_tflops, _tflops),
-    _simple("fp64_tensor", lambda g, p: g.fp64_tensor_tflops, _tflops),
-    _simple("fp64_useful", lambda g, p: sizing.has_useful_fp64(g.fp64_tflops, g.fp32_tflops), _yes_no),
-    _simple("tdp", lambda g, p: g.tdp_w, _watts),
-    _simple("interconnect", _interconnect, _interconnect_text),
-    _simple("form_factor", lambda g, p: g.form_factor, _text),
+    _simple("fp64", lambda g, p: g.figure("fp64_tflops"), _tflops, caveat=_fp64_derived),
+    _simple("fp64_tensor", lambda g, p: g.figure("fp64_tensor_tflops"), _tflops),
+    _simple("fp64_useful", lambda g, p: sizing.has_useful_fp64(g.figure("fp64_tflops"), g.fp32_tflops), _yes_no),
+    _simple("tdp", lambda g, p: g.tdp_w, _watts, higher_is_better=None),
+    _simple("interconnect", lambda g, p: g, _interconnect, higher_is_better=None),
+    _simple("form_factor", lambda g, p: g if g.form_factor else None, _form_factor, higher_is_better=None),
     _simple("ray_tracing", lambda g, p: g.ray_tracing, _yes_no),
-    Column("launch_year", lambda ui: ui("column_launch_year"), lambda g, p: g.launch_year, _year,
-           comparable=False),
-    _simple("scene_tier", lambda g, p: sizing.scene_memory_tier(g.memory_gb), _tier),
-    _simple("train_1gpu", lambda g, p: sizing.full_training_params(g.memory_gb, 1), _params),
-    _simple("train_8gpu", lambda g, p: sizing.full_training_params(g.memory_gb, 8), _params),
-    _simple("lora_1gpu", lambda g, p: sizing.lora_finetune_params(g.memory_gb, 1), _params),
-    _simple("qlora_1gpu", lambda g, p: sizing.qlora_finetune_params(g.memory_gb, 1), _params),
-    *(
-        _simple(f"infer_{precision}_{count}gpu",
-                (lambda precision, count: lambda g, p: sizing.inference_params(g.memory_gb, precision, count))(
-                    precision, count), _params)
-        for precision in ("bf16", "fp8", "int4") for count in (1, 8)
-    ),
-    _simple("price", lambda g, p: p.usd_per_gpu_hour if p else None, _price_from, missing_key="no_offer"),
+    Column("launch_year", lambda language: language.ui("column_launch_year"), lambda g, p: g.launch_year, _year,
+           comparable=False, higher_is_better=None),
+    _simple("scene_tier", lambda g, p: sizing.scene_memory_tier(g.memory_gb, g.ray_tracing), _tier),
+    _simple("train_1gpu", lambda g, p: sizing.training_capacity_params(g.memory_gb, "full", 1), _params),
+    # Full training on 8 GPUs shards the model states (FSDP, ZeRO-3): data parallelism, which runs
+    # over PCIe too (more slowly), so these cells carry no interconnect caveat.
+    _simple("train_8gpu", lambda g, p: sizing.training_capacity_params(g.memory_gb, "full", 8), _params),
+    _simple("lora_1gpu", lambda g, p: sizing.training_capacity_params(g.memory_gb, "lora", 1), _params),
+    _simple("qlora_1gpu", lambda g, p: sizing.training_capacity_params(g.memory_gb, "qlora", 1), _params),
+    *(_serving(precision, count) for precision in sizing.SERVING_PRECISIONS for count in (1, 8)),
+    _simple("price", lambda g, p: p.usd_per_gpu_hour if p else None, _price_from, missing_key="no_offer",
+            higher_is_better=False),
 )}
-
 
 #: The segments of the catalogue, in the order it shows them.
 SEGMENTS = ("data-centre", "workstation", "consumer")
@@ -145,13 +192,14 @@ SPEC_COLUMNS = frozenset({"segment", *CATALOGUE_COLUMNS})
 
 def _decode_upper_bound(dataset: Dataset, model: str, precision: str) -> Column:
     llm = dataset.llm_models[model]
-    read_per_token = llm.active_parameters or llm.parameters
+    shape = llm.shape
 
     def value(gpu: Gpu, price: Price | None) -> Fraction | None:
-        return sizing.decode_tokens_per_second_upper_bound(gpu.bandwidth_gbs, read_per_token, precision)
+        return sizing.decode_tokens_per_second_upper_bound(gpu.bandwidth_gbs, shape, precision)
 
     return Column(f"decode_upper_bound:{model}:{precision}",
-                  lambda ui: ui("column_decode_upper_bound", model=llm.name, precision=precision.upper()),
+                  lambda language: language.ui("column_decode_upper_bound", model=llm.name,
+                                               precision=language.ui(f"precision_{precision}")),
                   value, _tokens_per_second)
 
 
@@ -163,13 +211,14 @@ def _diffusion_fits(dataset: Dataset, model: str, precision: str) -> Column:
         return sizing.diffusion_fits(gpu.memory_gb, need)
 
     return Column(f"diffusion_fits:{model}:{precision}",
-                  lambda ui: ui("column_diffusion_fits", model=diffusion.name, precision=precision.upper()),
+                  lambda language: language.ui("column_diffusion_fits", model=diffusion.name,
+                                               precision=language.ui(f"precision_{precision}")),
                   value, _yes_no)
 
 
 #: Columns about one model: id -> (factory, which dataset the model comes from, allowed precisions).
 MODEL_COLUMNS: dict[str, tuple[Callable[[Dataset, str, str], Column], str, tuple[str, ...]]] = {
-    "decode_upper_bound": (_decode_upper_bound, "llm_models", ("bf16", "fp8", "int4")),
+    "decode_upper_bound": (_decode_upper_bound, "llm_models", ("bf16", "fp8", "int4", "native")),
     "diffusion_fits": (_diffusion_fits, "diffusion_models", ("bf16", "fp8")),
 }
 
@@ -185,17 +234,33 @@ def resolve_column(ref: Any, dataset: Dataset) -> Column:
 @dataclass(frozen=True)
 class Cell:
     text: str
-    value: Any  # the raw value (None: not published)
+    value: Any  # the exact value; None: not published; NOT_SUPPORTED: the GPU lacks the feature
+    caveat: str | None = None  # the UI string key of a qualifier already in the text ("over_pcie")
+
+    @property
+    def state(self) -> str:
+        """``value``, ``not-published`` or ``not-supported``: what the cell's class says."""
+        if self.value is None:
+            return "not-published"
+        return "not-supported" if self.value is sizing.NOT_SUPPORTED else "value"
+
+    @property
+    def number(self) -> Fraction | None:
+        """The exact value as a number, or None (text, yes/no, absent)."""
+        value = self.value
+        if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+            return None
+        return sizing.exact(value)
 
     @property
     def sort_value(self) -> int | float | None:
         """A number to sort on (booleans as 0/1); None for text and for values not published."""
         if isinstance(self.value, bool):
             return int(self.value)
-        if isinstance(self.value, (int, float, Fraction)):
-            number = float(self.value)
-            return int(number) if number.is_integer() else round(number, 6)
-        return None
+        number = self.number
+        if number is None:
+            return None
+        return int(number) if number.denominator == 1 else round(float(number), 6)
 
 
 @dataclass(frozen=True)
@@ -209,22 +274,32 @@ class Table:
     headers: tuple[str, ...]
     column_ids: tuple[str, ...]
     rows: tuple[Row, ...]
-    comparable: tuple[bool, ...] = ()
+    columns: tuple[Column, ...] = ()
 
 
-def build_table(gpu_ids: list[str], column_refs: list[Any], dataset: Dataset, lang: str, ui: UiText) -> Table:
-    """Rows of formatted cells for ``gpu_ids`` in that order; ids were checked when pages loaded."""
-    locale = dataset.config.languages[lang]
+def make_cell(column: Column, gpu: Gpu, price: Price | None, language: Language) -> Cell:
+    """One GPU's cell in one column, in one language."""
+    value = column.value(gpu, price)
+    if value is None:
+        return Cell(language.ui(column.missing_key), None)
+    if value is sizing.NOT_SUPPORTED:
+        return Cell(language.ui("not_supported"), value)
+    text = column.format(value, language)
+    caveat = column.caveat(gpu, value) if column.caveat is not None else None
+    if caveat is not None:
+        key, values = caveat
+        text = language.ui(key, figure=text, **values)
+        return Cell(text, value, key)
+    return Cell(text, value)
+
+
+def build_table(gpu_ids: list[str], column_refs: list[Any], dataset: Dataset, language: Language) -> Table:
+    """Rows of cells for ``gpu_ids`` in that order; ids were checked when pages loaded."""
     columns = [resolve_column(ref, dataset) for ref in column_refs]
     rows = []
     for gpu_id in gpu_ids:
         gpu = dataset.gpus[gpu_id]
         price = dataset.price(gpu_id)
-        cells = []
-        for column in columns:
-            value = column.value(gpu, price)
-            text = ui(column.missing_key) if value is None else column.format(value, locale, ui)
-            cells.append(Cell(text, value))
-        rows.append(Row(gpu, tuple(cells)))
-    return Table(tuple(column.header(ui) for column in columns), tuple(c.id for c in columns), tuple(rows),
-                 tuple(c.comparable for c in columns))
+        rows.append(Row(gpu, tuple(make_cell(column, gpu, price, language) for column in columns)))
+    return Table(tuple(column.header(language) for column in columns), tuple(c.id for c in columns), tuple(rows),
+                 tuple(columns))

@@ -9,7 +9,7 @@
     var cell = row.cells[index];
     if (!cell) return { missing: true };
     if (cell.hasAttribute("data-value")) return { number: parseFloat(cell.getAttribute("data-value")) };
-    if (cell.classList.contains("not-published")) return { missing: true };
+    if (cell.classList.contains("not-published") || cell.classList.contains("not-supported")) return { missing: true };
     return { text: cell.textContent.trim() };
   }
 
