@@ -354,7 +354,12 @@ _SEGMENTS = ("data-centre", "workstation", "consumer")
 
 
 def synthetic_gpus(first: int, last: int, seed: int = DEFAULT_SEED) -> str:
-    """YAML list items for GPUs ``synthetic-<first>`` … ``synthetic-<last>``, plausible and valid."""
+    """YAML list items for GPUs ``synthetic-<first>`` … ``synthetic-<last>``, plausible and valid.
+
+    They cover every case the pages distinguish: NVSwitch boards, NVLink bridges, Infinity Fabric
+    meshes and PCIe-only cards; FP8 not supported; FP64 published, given as a share of FP32, or
+    not published; ray-tracing hardware or none.
+    """
     items = []
     for number in range(first, last + 1):
         rng = random.Random(f"{seed}/gpu/{number}")
@@ -379,13 +384,25 @@ def synthetic_gpus(first: int, last: int, seed: int = DEFAULT_SEED) -> str:
             f"    fp32_tflops: {fp32}",
         ]
         if segment == "data-centre":
-            lines += [f"    fp8_tflops: {round(bf16 * 2, 1)}",
+            lines += ["    fp8_tflops: not supported" if number % 5 == 0 else f"    fp8_tflops: {round(bf16 * 2, 1)}",
                       f"    fp64_tflops: {round(fp32 / 2, 1)}",
                       f"    fp64_tensor_tflops: {fp32}"]
+        elif number % 2 == 0:
+            lines += ["    fp64_ratio_of_fp32: 1/64"]
+        if segment != "data-centre" or link == "PCIe":
+            topology, gpus, form = ("pcie", 1, "{module: PCIe, slots: 2, cooling: active}")
+            link = "PCIe"
+        elif link == "Infinity Fabric":
+            topology, gpus, form = ("mesh", 8, "{module: OAM}")
+        elif number % 4 == 0:
+            topology, gpus, form = ("bridge", 2, "{module: PCIe, slots: 2, cooling: passive}")
+        else:
+            topology, gpus, form = ("nvswitch", 8, "{module: SXM}")
         lines += [
             f"    tdp_w: {rng.choice((250, 300, 350, 450, 600, 700, 1000))}",
-            f"    interconnect: {{kind: {link}, bandwidth_gbs: {rng.choice((64, 128, 600, 900))}}}",
-            f"    form_factor: {'SXM' if segment == 'data-centre' else 'PCIe, dual-slot'}",
+            f"    interconnect: {{kind: {link}, bandwidth_gbs: {rng.choice((64, 128, 600, 900))}, "
+            f"topology: {topology}, gpus: {gpus}}}",
+            f"    form_factor: {form}",
             f"    ray_tracing: {'false' if segment == 'data-centre' else 'true'}",
             f"    launch_year: {rng.randint(2019, 2026)}",
             "    source: https://example.com/synthetic",
@@ -414,8 +431,9 @@ def write_scaled(root: Path, total_gpus: int = 100, seed: int = DEFAULT_SEED) ->
         with prices_path.open("a", encoding="utf-8") as out:
             for number in range(first, first + added):
                 if number % 2 == 0:
+                    # Prices from a short list, so some GPUs tie and the tie-break rules are exercised.
                     rng = random.Random(f"{seed}/price/{number}")
-                    out.write(f"  synthetic-{number:03d}: {rng.randint(30, 900) / 100}\n")
+                    out.write(f"  synthetic-{number:03d}: {rng.choice((0.99, 1.79, 2.49, 2.88, 4.16, 6.5))}\n")
     assert len(yaml.safe_load(gpus_path.read_text(encoding="utf-8"))["gpus"]) == max(existing, total_gpus)
     return added
 

@@ -18,6 +18,9 @@ SEEDS = ROOT / "tests" / "reference"  # copies of shared/seeds/
 CHROMIUM = "/usr/bin/chromium"
 
 
+SCALED_GPUS = 40  # the scaled dataset: the real GPUs and synthetic ones up to this many
+
+
 def copy_project(destination: Path) -> Path:
     """A copy of the project's inputs (content, data, templates), to build or break."""
     for part in ("content", "data", "templates"):
@@ -30,6 +33,22 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The real project built once for the whole session; returns its ``site/`` folder."""
     project = Project(copy_project(tmp_path_factory.mktemp("project")))
     build_site(project)
+    return project.site_dir
+
+
+@pytest.fixture(scope="session")
+def built_scaled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real site with synthetic GPUs up to SCALED_GPUS (bench/corpus.py's scaled dataset: every
+    interconnect topology, FP8 not supported, FP64 as a share of FP32, tied prices), built once."""
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from bench.corpus import write_scaled
+
+    root = tmp_path_factory.mktemp("scaled") / "project"
+    write_scaled(root, SCALED_GPUS)
+    project = Project(root)
+    build_site(project, search=False)
     return project.site_dir
 
 

@@ -92,8 +92,8 @@ CASES = {
                                            "`slug`: string should match pattern"),
     "absolute slug": Break(FR_PAGE, "slug: entrainement-llm\n", "slug: /abs\n",
                            "`slug`: string should match pattern"),
-    "undefined template variable": Break("templates/use_case.html", "{{ meta.title }}</h1>",
-                                         "{{ meta.titel }}</h1>", "template error", line_of="{{ meta.titel }}"),
+    "undefined template variable": Break("templates/use_case.html", "{{ title }}</h1>",
+                                         "{{ titel }}</h1>", "template error", line_of="{{ titel }}"),
 }
 
 

@@ -122,7 +122,7 @@ def test_faq_is_an_accordion_and_json_ld_with_the_same_four_questions(read_page,
     faq_pages = [data for data in scripts if data["@type"] == "FAQPage"]
     assert len(faq_pages) == 1
     data = faq_pages[0]
-    assert [q["name"] for q in data["mainEntity"]] == questions
+    assert [normalise(q["name"]) for q in data["mainEntity"]] == questions
     answers = [normalise(d.select_one(".faq-answer").get_text()) for d in soup.select(".faq details")]
     assert [normalise(q["acceptedAnswer"]["text"]) for q in data["mainEntity"]] == answers
 

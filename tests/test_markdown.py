@@ -16,7 +16,7 @@ from gpuguide.errors import Problems
 from gpuguide.markdown import _plain_text, heading_id, markdown_parser
 from gpuguide.shortcodes import ShortcodeContext
 from gpuguide.sources import split_front_matter
-from gpuguide.strings import ui_text
+from gpuguide.strings import make_language
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,7 +74,9 @@ def _render(text: str, fast: bool, lang: str = "en") -> tuple[str, list[str], st
     dataset = load_dataset(ROOT / "data", problems)
     assert dataset is not None
     env: dict = {"source": Path("page.md"), "line": 1, "problems": problems,
-                 "shortcodes": ShortcodeContext(dataset, lang, ui_text(dataset.strings, lang))}
+                 "shortcodes": ShortcodeContext(dataset, make_language(
+                     lang, dataset.config.languages[lang].locale, dataset.config.languages[lang].typography,
+                     dataset.strings))}
     tokens = md.parse(text, env)
     html = md.renderer.render(tokens, md.options, env)
     return html, [token.type for token in tokens], _plain_text(tokens), [str(p) for p in problems.items]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+from fractions import Fraction
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -118,9 +119,11 @@ def test_comparison_page_states_ratios(pages, dataset):
     table = soup.find(id="specifications-caption").find_parent("table")
     rows = {text(tr.th): [text(td) for td in tr.find_all("td")] for tr in table.select("tbody tr")}
     # NVIDIA datasheets: H100 SXM 989 dense BF16 TFLOPS, A100 SXM 312: 989 / 312 = 3.17.
-    assert rows["BF16 tensor"] == ["989 TFLOPS", "312 TFLOPS", "× 3.2"]
-    assert rows["Memory"] == ["80 GB", "80 GB", "× 1"]
+    assert rows["BF16 tensor"] == ["989 TFLOPS (better)", "312 TFLOPS", "× 3.2"]
+    assert rows["Memory"] == ["80 GB", "80 GB", "same"]  # never "× 1"
     assert rows["Launch"][2] == ""  # a ratio of years means nothing
+    # FP8: the A100 (Ampere) has no FP8 tensor cores: not supported, not "not published", and no ratio.
+    assert rows["FP8 tensor"] == ["1,979 TFLOPS", "Not supported", ""]
 
 
 def test_gpu_page_shows_what_it_can_do_for_each_use_case(pages, dataset):
@@ -164,13 +167,25 @@ def test_sitemap_lists_every_indexable_page_with_its_alternates(pages, built_sit
 
 def test_use_case_tables_match_the_sizing_library(pages, dataset):
     """Recompute a sample of every use-case table through the sizing library, not through the page."""
+    def params(value):
+        return formatting.approx_params(sizing.round_down_readable(value), "en_US")
+
+    def fp64(gpu):
+        if gpu.fp64_tflops:
+            return formatting.tflops(gpu.fp64_tflops, "en_US")
+        if gpu.fp64_ratio_of_fp32:  # the Ada and GA102 whitepapers: "1/64th the TFLOP rate of FP32"
+            derived = Fraction(str(gpu.fp32_tflops)) * Fraction(gpu.fp64_ratio_of_fp32)
+            return f"{formatting.tflops(derived, 'en_US')} ({gpu.fp64_ratio_of_fp32} of FP32)"
+        return "Not published"
+
     checks = {
-        "train_8gpu": lambda gpu: formatting.approx_params(sizing.full_training_params(gpu.memory_gb, 8), "en_US"),
-        "lora_1gpu": lambda gpu: formatting.approx_params(sizing.lora_finetune_params(gpu.memory_gb), "en_US"),
-        "qlora_1gpu": lambda gpu: formatting.approx_params(sizing.qlora_finetune_params(gpu.memory_gb), "en_US"),
-        "infer_int4_1gpu": lambda gpu: formatting.approx_params(
-            sizing.inference_params(gpu.memory_gb, "int4"), "en_US"),
-        "fp64": lambda gpu: formatting.tflops(gpu.fp64_tflops, "en_US") if gpu.fp64_tflops else "Not published",
+        "train_8gpu": lambda gpu: params(sizing.training_capacity_params(gpu.memory_gb, "full", 8)),
+        "lora_1gpu": lambda gpu: params(sizing.training_capacity_params(gpu.memory_gb, "lora")),
+        "qlora_1gpu": lambda gpu: params(sizing.training_capacity_params(gpu.memory_gb, "qlora")),
+        "infer_int4_1gpu": lambda gpu: params(sizing.serving_capacity_params(gpu.memory_gb, "int4")),
+        "infer_bf16_8gpu": lambda gpu: params(sizing.serving_capacity_params(gpu.memory_gb, "bf16", 8)) + (
+            ", over PCIe" if gpu.interconnect.gpus < 8 else ""),
+        "fp64": fp64,
         "memory": lambda gpu: formatting.memory_gb(gpu.memory_gb, "en_US"),
     }
     seen = set()
