@@ -4,10 +4,12 @@
 import os
 import sys
 
-from gpuguide.cli import main
+from pathlib import Path
+
+from gpuguide.commands.cli import main
 
 if __name__ == "__main__":
-    code = main()
+    code = main(default_root=Path(__file__).resolve().parent)
     sys.stdout.flush()
     sys.stderr.flush()
     # Leave without freeing every object of the build one by one (a third of a second on ten

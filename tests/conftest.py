@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from gpuguide.pipeline import Project, build_site
+from gpuguide.build.pipeline import Options, run
+from gpuguide.project import Project
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "tests" / "reference"  # copies of shared/seeds/
@@ -32,7 +33,7 @@ def copy_project(destination: Path) -> Path:
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The real project built once for the whole session; returns its ``site/`` folder."""
     project = Project(copy_project(tmp_path_factory.mktemp("project")))
-    build_site(project)
+    run(project)
     return project.site_dir
 
 
@@ -48,7 +49,7 @@ def built_scaled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("scaled") / "project"
     write_scaled(root, SCALED_GPUS)
     project = Project(root)
-    build_site(project, search=False)
+    run(project, Options(search=False))
     return project.site_dir
 
 

@@ -10,10 +10,10 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpuguide.content import Page, PageMeta, Slug
+from gpuguide.structure.pages import Page, PageMeta, Slug
 from gpuguide.errors import Problems
-from gpuguide.schema import validate
-from gpuguide.sources import split_front_matter
+from gpuguide.structure.schema import validate
+from gpuguide.structure.sources import split_front_matter
 
 SLUG_PATTERN = PageMeta.model_fields["slug"].metadata[0].pattern
 slug_adapter = pydantic.TypeAdapter(Slug)
@@ -80,7 +80,7 @@ def test_any_text_written_after_title_is_a_page_or_a_problem(title: str):
 def test_many_files_parsed_on_every_core_load_as_they_do_one_by_one(tmp_path: Path):
     """A first build of a big site parses front matter in worker processes: same pages, same
     problems (file and line) as parsing in order."""
-    from gpuguide.content import PARALLEL_MIN_FILES, load_library
+    from gpuguide.structure.loading import PARALLEL_MIN_FILES, ContentCache, load_library
 
     content = tmp_path / "content"
     (content / "en").mkdir(parents=True)
@@ -93,7 +93,7 @@ def test_many_files_parsed_on_every_core_load_as_they_do_one_by_one(tmp_path: Pa
 
     def load(parallel: bool) -> tuple[list[tuple], list[str]]:
         problems = Problems(tmp_path)
-        library = load_library(content, None, problems, {}, parallel=parallel)
+        library = load_library(content, None, problems, ContentCache(), parallel=parallel)
         pages = [(page.source, page.meta.title, page.body, page.body_line) for page in library.pages]
         return pages, [str(problem) for problem in problems.items]
 

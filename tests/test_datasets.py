@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuguide.datasets import load_dataset
+from gpuguide.structure.data import load_dataset
 from gpuguide.errors import Problems
 
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -20,8 +20,10 @@ import pytest
 import yaml
 from lxml import html as lxml_html
 
-from gpuguide import formatting, sizing
-from gpuguide.datasets import Dataset, load_dataset
+from gpuguide.figures import formatting
+
+from gpuguide.figures import sizing
+from gpuguide.structure.data import Dataset, load_dataset
 from gpuguide.errors import Problems
 
 from conftest import ROOT

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gpuguide import formatting
+from gpuguide.figures import formatting
 
 FR, EN = "fr_FR", "en_US"
 

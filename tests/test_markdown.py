@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 from slugify import slugify
 
-from gpuguide.datasets import load_dataset
+from gpuguide.structure.data import load_dataset
 from gpuguide.errors import Problems
-from gpuguide.markdown import _plain_text, heading_id, markdown_parser
-from gpuguide.shortcodes import ShortcodeContext
-from gpuguide.sources import split_front_matter
-from gpuguide.strings import make_language
+from gpuguide.markdown.parser import _plain_text, heading_id, markdown_parser
+from gpuguide.markdown.shortcodes import ShortcodeContext
+from gpuguide.structure.sources import split_front_matter
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,9 +73,7 @@ def _render(text: str, fast: bool, lang: str = "en") -> tuple[str, list[str], st
     dataset = load_dataset(ROOT / "data", problems)
     assert dataset is not None
     env: dict = {"source": Path("page.md"), "line": 1, "problems": problems,
-                 "shortcodes": ShortcodeContext(dataset, make_language(
-                     lang, dataset.config.languages[lang].locale, dataset.config.languages[lang].typography,
-                     dataset.strings))}
+                 "shortcodes": ShortcodeContext(dataset, dataset.languages()[lang])}
     tokens = md.parse(text, env)
     html = md.renderer.render(tokens, md.options, env)
     return html, [token.type for token in tokens], _plain_text(tokens), [str(p) for p in problems.items]

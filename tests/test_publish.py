@@ -59,13 +59,14 @@ def _edit_one_page(root: Path) -> Path:
 
 
 def test_an_edit_updates_only_the_changed_files_in_place(tmp_path: Path):
-    from gpuguide.pipeline import Project, build_site
+    from gpuguide.build.pipeline import Options, run
+    from gpuguide.project import Project
 
     project = Project(copy_project(tmp_path))
-    build_site(project, search=False)
+    run(project, Options(search=False))
     before = _inodes(project.site_dir)
     _edit_one_page(project.root)
-    build_site(project, search=False)
+    run(project, Options(search=False))
     after = _inodes(project.site_dir)
     assert after.keys() == before.keys()
     replaced = {path for path in after if after[path] != before[path]}
@@ -78,12 +79,13 @@ def test_an_edit_updates_only_the_changed_files_in_place(tmp_path: Path):
 def test_an_update_in_place_cut_short_is_finished_by_the_next_build(tmp_path: Path, monkeypatch):
     """Killed between two renames of an update in place: each file is whole (old or new), and the
     next build finishes the update from its journal before doing anything else."""
-    import gpuguide.publish as publish
-    from gpuguide.pipeline import Project, build_site
+    import gpuguide.build.publish as publish
+    from gpuguide.build.pipeline import Options, run
+    from gpuguide.project import Project
     from test_incremental import clean_build, fingerprint
 
     project = Project(copy_project(tmp_path / "project"))
-    build_site(project, search=False)
+    run(project, Options(search=False))
     old = fingerprint(project.site_dir)
     # A template change for GPU pages: dozens of files to move, interrupted after the first.
     template = project.templates_dir / "gpu.html"
@@ -101,7 +103,7 @@ def test_an_update_in_place_cut_short_is_finished_by_the_next_build(tmp_path: Pa
 
     monkeypatch.setattr(publish.os, "replace", replace_then_die)
     try:
-        build_site(project, search=False)
+        run(project, Options(search=False))
     except KeyboardInterrupt:
         pass
     else:
@@ -114,7 +116,7 @@ def test_an_update_in_place_cut_short_is_finished_by_the_next_build(tmp_path: Pa
     assert len(changed) == 1  # one page moved in, whole; the others still the old ones
 
     # The next build finishes the update first; what it publishes is what a clean build gives.
-    build_site(project, search=False)
+    run(project, Options(search=False))
     assert not publish.update_pending(project.site_dir)
     assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
     assert not [p.name for p in project.root.iterdir() if p.name.startswith(".site-")], "leftovers"

@@ -10,8 +10,10 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-from gpuguide import formatting, sizing
-from gpuguide.datasets import load_dataset
+from gpuguide.figures import formatting
+
+from gpuguide.figures import sizing
+from gpuguide.structure.data import load_dataset
 from gpuguide.errors import Problems
 
 from conftest import ROOT
@@ -221,7 +223,8 @@ def test_decode_column_is_the_bandwidth_bound(pages, dataset):
 
 
 def test_a_page_without_translation_says_so_and_links_to_no_missing_page(tmp_path):
-    from gpuguide.pipeline import Project, build_site
+    from gpuguide.build.pipeline import Options, run
+    from gpuguide.project import Project
 
     from conftest import copy_project
 
@@ -229,7 +232,7 @@ def test_a_page_without_translation_says_so_and_links_to_no_missing_page(tmp_pat
     (project.content_dir / "fr" / "seulement-en-francais.md").write_text(
         "---\ntitle: Une page en français\ndescription: Pas encore traduite.\nslug: seulement-en-francais\n"
         "translation_key: guide/french-only\nlayout: guide\n---\nTexte.\n", encoding="utf-8")
-    result = build_site(project, search=False)
+    result = run(project, Options(search=False))
     assert any("no `en` translation" in problem.message for problem in result.warnings)
     soup = BeautifulSoup((project.site_dir / "fr/seulement-en-francais/index.html").read_text(), "lxml")
     switcher = soup.select_one(".language-switcher")

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gpuguide import sizing
-from gpuguide.sizing import (GB, ModelShape, GpuSpec, capacity_params, decode_tokens_per_second_upper_bound,
+from gpuguide.figures import sizing
+from gpuguide.figures.sizing import (GB, ModelShape, GpuSpec, capacity_params, decode_tokens_per_second_upper_bound,
                              diffusion_fits, fits, has_useful_fp64, kv_cache_bytes, kv_cache_bytes_per_token_per_layer,
                              recommend_configuration, round_down_readable, readable_step, scene_memory_tier,
                              serving_capacity_params, serving_memory_bytes, smallest_configuration, spec_ratio,

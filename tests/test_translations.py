@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_project
-from gpuguide.pipeline import Project, load_site
-from gpuguide.translations import body_hash, translation_statuses
+from gpuguide.build.pipeline import Options, load
+from gpuguide.project import Project
+from gpuguide.structure.translations import body_hash, translation_statuses
 from test_bad_input import run_build
 
 EN_PAGE = "content/en/llm-training.md"
@@ -16,13 +17,13 @@ FR_PAGE = "content/fr/entrainement-llm.md"
 
 
 def test_every_translation_in_the_project_is_up_to_date():
-    site = load_site(Project(ROOT))
+    site = load(Project(ROOT), Options(parallel=False))
     statuses = translation_statuses(site.library, site.dataset)
     assert statuses and {item.status for item in statuses} == {"up to date"}
 
 
 def test_the_stamp_is_the_hash_of_the_source_body():
-    site = load_site(Project(ROOT))
+    site = load(Project(ROOT), Options(parallel=False))
     fr = site.library.find("use-case/llm-training", "fr")
     en = site.library.find("use-case/llm-training", "en")
     assert en.meta.translated_from == body_hash(fr.body)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import posixpath
 
-from gpuguide.render import relative_url
+from gpuguide.render.renderer import relative_url
 
 URLS = ["/", "/fr/", "/en/", "/fr/entrainement-llm/", "/en/llm-training/", "/fr/gpu/h100-sxm/",
         "/fr/comparer/h100-sxm-vs-a100-80gb/", "/en/guides/choosing-gpus-deep-learning-llm/", "/404.html",

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
-from .errors import Problems
+from gpuguide.errors import Problems
 
 
 @dataclass

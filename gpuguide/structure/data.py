@@ -9,17 +9,15 @@ from __future__ import annotations
 import datetime as dt
 import dataclasses
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, ClassVar, Literal, Sequence, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, Mapping, Sequence, TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
-from . import sizing
-from .errors import Problems, did_you_mean
-from .schema import Strict, validate
-from .sources import YamlDocument, parse_yaml, read_text
-from .strings import placeholders
+from gpuguide.errors import Problems, did_you_mean
+from gpuguide.structure.schema import Strict, validate
+from gpuguide.structure.sources import YamlDocument, parse_yaml, read_text
+from gpuguide.structure.language import Language, make_language, placeholders
 
 Positive = Annotated[float, Field(gt=0, description="a number greater than zero, without unit or quotes")]
 PositiveInt = Annotated[int, Field(gt=0, description="a whole number greater than zero, without unit or quotes")]
@@ -107,18 +105,6 @@ class Gpu(Strict):
                 raise ValueError("fp64_ratio_of_fp32 needs fp32_tflops")
         return self
 
-    def figure(self, field: str) -> float | Fraction | sizing.Absent | None:
-        """A throughput field as sizing reads it: a number, ``NOT_SUPPORTED``, or None (not published).
-
-        FP64 given as a share of FP32 is that share of the FP32 figure (``fp64_is_derived``).
-        """
-        value = getattr(self, field)
-        if value == "not supported":
-            return sizing.NOT_SUPPORTED
-        if field == "fp64_tflops" and value is None and self.fp64_ratio_of_fp32 and self.fp32_tflops:
-            return sizing.exact(self.fp32_tflops) * Fraction(self.fp64_ratio_of_fp32)
-        return value
-
     @property
     def fp64_is_derived(self) -> bool:
         return self.fp64_tflops is None and self.fp64_ratio_of_fp32 is not None
@@ -175,14 +161,6 @@ class LlmModel(Strict):
             raise ValueError("native_precision.quantized_parameters is larger than parameters")
         return self
 
-    @property
-    def shape(self) -> sizing.ModelShape:
-        """What the memory model needs of this model."""
-        native = self.native_precision
-        return sizing.ModelShape(
-            self.parameters, self.layers, self.kv_heads, self.head_dim, self.max_context_tokens,
-            self.active_parameters, self.kv_compressed_dim, self.window_tokens, self.window_layers or 0,
-            native.format if native else None, native.quantized_parameters if native else None)
 
 
 DiffusionPrecision = Literal["bf16", "fp8"]
@@ -313,28 +291,24 @@ class Dataset:
     """Everything in ``data/`` after validation."""
 
     config: SiteConfig
-    gpus: dict[str, Gpu]  # in file order
-    prices: dict[str, Price]
+    gpus: Mapping[str, Gpu]  # in file order
+    prices: Mapping[str, Price]
     prices_as_of: dt.date
     use_cases: list[str]  # ids, in menu order
-    llm_models: dict[str, LlmModel]  # in file order
-    diffusion_models: dict[str, DiffusionModel]  # in file order
-    strings: dict[str, dict[str, str]]  # language -> key -> text
+    llm_models: Mapping[str, LlmModel]  # in file order
+    diffusion_models: Mapping[str, DiffusionModel]  # in file order
+    strings: Mapping[str, Mapping[str, Any]]  # language -> key -> text (or its plural forms)
     files: dict[str, Path]  # what each part was read from, for error messages
     anchors: list[Anchor] = dataclasses.field(default_factory=list)  # published figures to check against
 
     def price(self, gpu_id: str) -> Price | None:
         return self.prices.get(gpu_id)
 
-    def gpu_spec(self, gpu_id: str) -> sizing.GpuSpec:
-        """What the memory model needs of a GPU type and its live offer."""
-        gpu, price = self.gpus[gpu_id], self.price(gpu_id)
-        return sizing.GpuSpec(gpu.id, gpu.memory_gb, gpu.bandwidth_gbs, gpu.interconnect.gpus,
-                              price.usd_per_gpu_hour if price else None)
+    def languages(self) -> dict[str, Language]:
+        """Each language of the site, in menu order, made once per build."""
+        return {code: make_language(code, config.locale, config.typography, self.strings[code])
+                for code, config in self.config.languages.items()}
 
-    def gpu_specs(self) -> list[sizing.GpuSpec]:
-        """Every GPU type, in file order (a page that lists them all reads every record and price)."""
-        return [self.gpu_spec(gpu_id) for gpu_id in self.gpus]
 
 
 Record = TypeVar("Record", Gpu, LlmModel, DiffusionModel)

@@ -8,15 +8,37 @@ silently, are reported here.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import yaml
 
-from .errors import Problems
+from gpuguide.errors import Problems
 
 PathKey = tuple[str | int, ...]
+
+
+class FileState(NamedTuple):
+    """What says a file changed, the one rule every cache and the no-change check use: size,
+    modification and status-change times, inode. It is taken BEFORE the file is read, so an edit
+    saved while a build runs always differs from what the build recorded (the next build sees it).
+    A write changes ``ctime`` even when a tool restores ``mtime``."""
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    inode: int
+
+
+def file_state(path: Path | str) -> FileState | None:
+    """The state of ``path`` (following a symlink to its target), or None if it cannot be read."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return FileState(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
 
 
 class Position(NamedTuple):  # a tuple: cheap to build, compare and cache by the hundred thousand

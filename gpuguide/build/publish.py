@@ -21,7 +21,8 @@ import ctypes
 import json
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Callable
 from pathlib import Path
 
 _RENAME_EXCHANGE = 2
@@ -130,3 +131,71 @@ def _finish_update(site_dir: Path, journal: Path) -> None:
         os.replace(source, target)
     journal.unlink()
     shutil.rmtree(staging, ignore_errors=True)
+
+
+def asset_files(assets_dir: Path) -> dict[str, Path]:
+    """Static files shipped with the templates, by output path (``assets/style.css``)."""
+    if not assets_dir.is_dir():
+        return {}
+    return {f"assets/{path.relative_to(assets_dir).as_posix()}": path
+            for path in sorted(assets_dir.rglob("*")) if path.is_file()}
+
+
+def complete_and_swap(staging: Path, site_dir: Path, reused: Iterable[str], texts: dict[str, str],
+                      assets: dict[str, Path], index_search: Callable[[Path], None] | None) -> None:
+    """Complete the staging folder (it holds the rendered pages) into the whole site, and swap it in.
+
+    Reused pages are hard-linked from site/ (never copied); ``index_search(staging)`` builds the
+    search index, or None keeps the previous one (nothing was rendered again).
+    """
+    for output in sorted(reused):
+        target = staging / output
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(site_dir / output, target)
+    for relative, text in sorted(texts.items()):
+        target = staging / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    for relative, source in sorted(assets.items()):
+        target = staging / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    if index_search is not None:
+        index_search(staging)
+    elif (site_dir / "pagefind").is_dir():
+        shutil.copytree(site_dir / "pagefind", staging / "pagefind", copy_function=os.link)
+    swap_into_place(staging, site_dir)
+
+
+def update_changed(staging: Path, site_dir: Path, written: Iterable[str], texts: dict[str, str],
+                   assets: dict[str, Path]) -> set[str]:
+    """Move into ``site/`` only the files whose bytes changed; returns the rendered pages that came
+    out the same (their old files stay, untouched).
+
+    Which pages and assets exist is part of the build's global key: when it matched (the only case
+    that comes here), site/ holds the same files as before, and none is to be deleted.
+    """
+    moves: list[str] = []
+    same: set[str] = set()
+    for output in sorted(written):
+        try:
+            if (site_dir / output).read_bytes() == (staging / output).read_bytes():
+                same.add(output)
+                continue
+        except OSError:
+            pass
+        moves.append(output)
+    others = {relative: text.encode("utf-8") for relative, text in texts.items()}
+    others.update({relative: source.read_bytes() for relative, source in assets.items()})
+    for relative, content in sorted(others.items()):
+        try:
+            if (site_dir / relative).read_bytes() == content:
+                continue
+        except OSError:
+            pass
+        target = staging / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        moves.append(relative)
+    update_in_place(staging, site_dir, moves)
+    return same

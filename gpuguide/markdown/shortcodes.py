@@ -24,13 +24,16 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 
-from . import formatting, sizing
-from .datasets import Dataset, Gpu, LlmModel
-from .errors import Problems, did_you_mean
-from .strings import Language
+from gpuguide.figures import formatting
+
+from gpuguide.figures import sizing
+from gpuguide.figures.records import gpu_specs, model_shape
+from gpuguide.structure.data import Dataset, Gpu, LlmModel
+from gpuguide.errors import Problems, did_you_mean
+from gpuguide.structure.language import Language
 
 if TYPE_CHECKING:
-    from .tables import Column
+    from gpuguide.figures.columns import Column
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ def _llm(ctx: ShortcodeContext, model: str) -> "LlmModel":
 
 
 def _column(column: str) -> "Column":
-    from .tables import COLUMNS
+    from gpuguide.figures.columns import COLUMNS
 
     if column not in COLUMNS:
         hint = did_you_mean(column, COLUMNS)
@@ -151,7 +154,7 @@ def reference_context(ctx: ShortcodeContext) -> str:
 @shortcode
 def gpu_figure(ctx: ShortcodeContext, gpu: str, column: str) -> str:
     """What a table cell shows for ``gpu`` in ``column``: ``{{ gpu_figure gpu=h100-sxm column=train_8gpu }}``."""
-    from .tables import make_cell
+    from gpuguide.figures.columns import make_cell
 
     record = _gpu(ctx, gpu)
     return make_cell(_column(column), record, ctx.dataset.price(gpu), ctx.language).text
@@ -231,7 +234,7 @@ def model_memory(ctx: ShortcodeContext, model: str, precision: str,
     is the format the publisher ships (DeepSeek's FP8, gpt-oss's MXFP4).
     """
     llm = _llm(ctx, model)
-    needed = sizing.serving_memory_bytes(llm.shape, _precision(precision), _context(llm, context))
+    needed = sizing.serving_memory_bytes(model_shape(llm), _precision(precision), _context(llm, context))
     return _memory_up(needed, ctx)
 
 
@@ -241,7 +244,7 @@ def memory_share(ctx: ShortcodeContext, model: str, precision: str, gpu: str,
     """The share of one ``gpu``'s memory that ``model`` needs (weights + KV cache), rounded UP:
     ``{{ memory_share model=gpt-oss-120b precision=native gpu=h100-sxm }}`` → ``82 %``."""
     llm, record = _llm(ctx, model), _gpu(ctx, gpu)
-    needed = sizing.serving_memory_bytes(llm.shape, _precision(precision), _context(llm, context))
+    needed = sizing.serving_memory_bytes(model_shape(llm), _precision(precision), _context(llm, context))
     share = math.ceil(needed * 100 / (sizing.exact(record.memory_gb) * sizing.GB))
     return formatting.percent(share / 100, ctx.locale)
 
@@ -250,7 +253,7 @@ def memory_share(ctx: ShortcodeContext, model: str, precision: str, gpu: str,
 def decode_upper_bound(ctx: ShortcodeContext, gpu: str, model: str, precision: str) -> str:
     """Upper bound of single-stream decoding speed: ``≤ 208 tokens/s``."""
     record, llm = _gpu(ctx, gpu), _llm(ctx, model)
-    bound = sizing.decode_tokens_per_second_upper_bound(record.bandwidth_gbs, llm.shape, _precision(precision))
+    bound = sizing.decode_tokens_per_second_upper_bound(record.bandwidth_gbs, model_shape(llm), _precision(precision))
     if bound is None:
         return ctx.ui("not_published")
     return ctx.ui("tokens_per_second_upper_bound", value=formatting.whole_number(int(bound), ctx.locale))
@@ -284,7 +287,7 @@ def configuration_data(config: sizing.Configuration, model: str, precision: str)
 def _requirement_row(ctx: ShortcodeContext, llm: "LlmModel", precision: str, context: int,
                      specs: list[sizing.GpuSpec], label: str) -> tuple[BlockCell, ...]:
     """One model at one precision: its parameters, the memory it needs, the configuration to rent."""
-    shape = llm.shape
+    shape = model_shape(llm)
     needed = sizing.serving_memory_bytes(shape, precision, context)
     tokens = sizing.effective_context(shape, context)
     memory = _memory_up(needed, ctx)
@@ -317,7 +320,7 @@ def llm_requirements_table(ctx: ShortcodeContext, models: str, precision: str,
     ids = [model.strip() for model in models.split(",") if model.strip()]
     if not ids:
         raise ShortcodeError("`models` lists model ids separated by commas")
-    specs = ctx.dataset.gpu_specs()
+    specs = gpu_specs(ctx.dataset.gpus, ctx.dataset.prices)
     rows = []
     for model in ids:
         llm = _llm(ctx, model)
@@ -396,14 +399,14 @@ def anchor_row(anchor: Any, ctx: ShortcodeContext) -> tuple[BlockCell, ...]:
         ours, verdict = _budget_verdict(Fraction(need), anchor.gpu_memory_gb, 1, ctx)
     elif anchor.claim == "serves_on":
         llm = ctx.dataset.llm_models[anchor.model]
-        need = sizing.serving_memory_bytes(llm.shape, anchor.precision)
+        need = sizing.serving_memory_bytes(model_shape(llm), anchor.precision)
         format_key = (llm.native_precision.format if anchor.precision == "native" and llm.native_precision
                       else "bf16" if anchor.precision == "native" else anchor.precision)
         said = ui("anchor_serves_on", model=llm.name, precision=ui(f"precision_{format_key}"), count=anchor.gpus,
                   memory=formatting.memory_gb(anchor.gpu_memory_gb, locale))
         ours, verdict = _budget_verdict(Fraction(need), anchor.gpu_memory_gb, anchor.gpus, ctx)
         ours = ui("anchor_with_context", figure=ours,
-                  context=formatting.whole_number(sizing.effective_context(llm.shape, sizing.REFERENCE_CONTEXT_TOKENS), locale))
+                  context=formatting.whole_number(sizing.effective_context(model_shape(llm), sizing.REFERENCE_CONTEXT_TOKENS), locale))
     elif anchor.claim == "kv_cache":
         shape = sizing.ModelShape(0, anchor.layers, anchor.kv_heads, anchor.head_dim, anchor.context_tokens)
         kv = sizing.kv_cache_bytes(shape, anchor.context_tokens)
@@ -413,7 +416,7 @@ def anchor_row(anchor: Any, ctx: ShortcodeContext) -> tuple[BlockCell, ...]:
         verdict = _difference(Fraction(kv), Fraction(anchor.published_bytes), ctx)
     else:  # weights
         llm = ctx.dataset.llm_models[anchor.model]
-        weights = sizing.weights_bytes(llm.shape, anchor.precision)
+        weights = sizing.weights_bytes(model_shape(llm), anchor.precision)
         said = ui("anchor_weights", model=llm.name, size=ui("unit_gib", value=formatting.decimal(anchor.published_gib, locale)))
         ours = ui("unit_gib", value=formatting.decimal(math.floor(weights * 100 / GIB) / 100, locale))
         verdict = _difference(weights / GIB, sizing.exact(anchor.published_gib), ctx)

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 import pydantic
 from pydantic import BaseModel, ConfigDict
 
-from .errors import Problems, did_you_mean
-from .sources import YamlDocument
+from gpuguide.errors import Problems, did_you_mean
+from gpuguide.structure.sources import YamlDocument
 
 Model = TypeVar("Model", bound=BaseModel)
 

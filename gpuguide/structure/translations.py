@@ -14,27 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .content import Library, Page
-from .datasets import Dataset
-from .errors import Problems
-
-#: Hex digits of the hash written by ``--stamp``; a shorter prefix (at least 8) is accepted.
-HASH_LENGTH = 12
-
-Status = Literal["up to date", "stale", "unknown freshness", "missing"]
-
-
-def body_hash(body: str) -> str:
-    """The hash a translation records: line endings and surrounding blank space do not count.
-
-    >>> body_hash("Texte.\\n") == body_hash("Texte.\\r\\n\\n")
-    True
-    >>> len(body_hash("Texte."))
-    12
-    """
-    normalised = body.replace("\r\n", "\n").strip()
-    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()[:HASH_LENGTH]
-
+from gpuguide.structure.library import Library
+from gpuguide.structure.pages import Page, body_hash
+from gpuguide.structure.data import Dataset
+from gpuguide.errors import Problems
 
 @dataclass(frozen=True)
 class TranslationStatus:
@@ -51,7 +34,7 @@ def translation_statuses(library: Library, dataset: Dataset) -> list[Translation
     statuses: list[TranslationStatus] = []
     for key, pages in sorted(library.translations.items()):
         source = pages.get(default)
-        if source is None or source.record is not None:  # no source (an error), or a generated page
+        if source is None or source.subject is not None:  # no source (an error), or a generated page
             continue
         for lang in dataset.config.languages:
             if lang == default:
@@ -100,7 +83,7 @@ def stamp(path: Path, library: Library, dataset: Dataset) -> str:
     Returns the hash; raises ValueError (with a message for the editor) if ``path`` is not a translation.
     """
     wanted = path.resolve()
-    page = next((p for p in library.pages if p.source.resolve() == wanted and p.record is None), None)
+    page = next((p for p in library.pages if p.source.resolve() == wanted and p.subject is None), None)
     if page is None:
         raise ValueError(f"{path}: not a page under content/")
     default = dataset.config.default_language

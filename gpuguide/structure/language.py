@@ -11,13 +11,13 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable
+from functools import cached_property
+from typing import Any, Callable, Union
 
 from babel import Locale
 
-from .typography import TYPOGRAPHY
+from gpuguide.structure.typography import TYPOGRAPHY
 
-UiText = Callable[..., str]
 
 
 class MissingUiString(LookupError):
@@ -58,49 +58,48 @@ def placeholders(text: str) -> list[str]:
     return names
 
 
-def ui_text(strings: Mapping[str, Mapping[str, Any]], lang: str,
-            typography: Callable[[str], str] = TYPOGRAPHY["plain"], locale: str = "en") -> UiText:
-    """A lookup ``ui("key", name=value)`` for one language, filling ``{name}`` placeholders.
-
-    A string written as plural forms (``{one: …, other: …}``) takes the form CLDR's rules of the
-    locale give for its ``count`` value (French: 0 and 1 are "one", 0,65 too; English: only 1).
-    The language's typography applies to the string as written, before the values go in (they are
-    typeset already: figures by Babel, titles by their own page).
-    """
-    table = strings[lang]
-    plural_form = Locale.parse(locale).plural_form
-
-    def lookup(key: str, **values: Any) -> str:
-        try:
-            text = table[key]
-        except KeyError:
-            raise MissingUiString(lang, key) from None
-        if isinstance(text, Mapping):
-            count = values.get("count")
-            if not isinstance(count, (int, float, Fraction)):
-                raise UnknownPlaceholder(lang, key, "count", sorted(values))
-            category = plural_form(abs(count))
-            text = text.get(category, text["other"])
-        text = typography(text)
-        if not values:  # the raw string (a script fills its placeholders in the browser)
-            return text
-        try:
-            return text.format_map(values)
-        except KeyError as exc:
-            raise UnknownPlaceholder(lang, key, str(exc.args[0]), sorted(values)) from None
-
-
-    return lookup
+UiString = Union[str, Mapping[str, str]]  # one text, or one per CLDR plural category
 
 
 @dataclass(frozen=True)
 class Language:
-    """One language of the site, made once per build: everything a page needs to speak it."""
+    """One language of the site, made once per build and passed as one value: its code, its
+    locale (which formats numbers and picks plural forms), its typography and its UI strings."""
 
     code: str  # the URL prefix: ``fr``
     locale: str  # Babel's: ``fr_FR``
     typography: Callable[[str], str] = field(compare=False)
-    ui: UiText = field(compare=False)
+    strings: Mapping[str, UiString] = field(compare=False, repr=False)
+
+    @cached_property
+    def _plural_form(self) -> Callable[[Any], str]:
+        return Locale.parse(self.locale).plural_form
+
+    def ui(self, key: str, **values: Any) -> str:
+        """The UI string ``key`` with its ``{name}`` placeholders filled: ``ui("price_from", price="8,99 $US")``.
+
+        A string written as plural forms (``{one: …, other: …}``) takes the form CLDR's rules of the
+        locale give for its ``count`` value (French: 0, 1 and 0,65 are "one"; English: only 1). The
+        typography applies to the string as written, before the values go in (they are typeset
+        already: figures by Babel, titles by their page). Without values the string is returned as
+        written (a script fills its placeholders in the browser).
+        """
+        try:
+            text = self.strings[key]
+        except KeyError:
+            raise MissingUiString(self.code, key) from None
+        if not isinstance(text, str):
+            count = values.get("count")
+            if not isinstance(count, (int, float, Fraction)):
+                raise UnknownPlaceholder(self.code, key, "count", sorted(values))
+            text = text.get(self._plural_form(abs(count)), text["other"])
+        text = self.typography(text)
+        if not values:
+            return text
+        try:
+            return text.format_map(values)
+        except KeyError as exc:
+            raise UnknownPlaceholder(self.code, key, str(exc.args[0]), sorted(values)) from None
 
     @property
     def name(self) -> str:
@@ -108,6 +107,6 @@ class Language:
         return self.ui("language_name")
 
 
-def make_language(code: str, locale: str, typography: str, strings: Mapping[str, Mapping[str, Any]]) -> Language:
-    rule = TYPOGRAPHY[typography]
-    return Language(code, locale, rule, ui_text(strings, code, rule, locale))
+def make_language(code: str, locale: str, typography: str, strings: Mapping[str, UiString]) -> Language:
+    """The language ``code`` with its locale, its typography rule (by name) and its UI strings."""
+    return Language(code, locale, TYPOGRAPHY[typography], strings)

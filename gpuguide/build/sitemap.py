@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lxml import etree as ET
 
-from .content import Library
+from gpuguide.structure.library import Library
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"

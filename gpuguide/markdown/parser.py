@@ -25,10 +25,10 @@ from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.container import container_plugin
 from slugify import slugify
 
-from .errors import Problems
-from .plain import plain_plugin, plain_text, render_plain_table
-from .shortcodes import shortcodes_plugin
-from .typography import typography_plugin
+from gpuguide.errors import Problems
+from gpuguide.markdown.plain import plain_plugin, plain_text, render_plain_table
+from gpuguide.markdown.shortcodes import shortcodes_plugin
+from gpuguide.markdown.typography import typography_plugin
 
 
 #: python-slugify's own patterns (``slugify._legacy``): characters a slug drops, runs of dashes.

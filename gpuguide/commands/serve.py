@@ -1,7 +1,10 @@
-"""The dev server: ``python build.py serve`` serves ``site/`` on 127.0.0.1 and rebuilds on every edit.
+"""``python build.py serve``: serve ``site/`` on 127.0.0.1 and rebuild on every edit.
 
-- Every change under ``content/``, ``data/`` or ``templates/`` runs the normal build (``build_site``),
-  so ``site/`` only ever holds a complete, good site: a failed rebuild leaves the last good one.
+- The port is taken first (a busy port is a usage error, before any build). Then every change
+  under ``content/``, ``data/`` or ``templates/`` runs the normal build (``pipeline.run``), so
+  ``site/`` only ever holds a complete, good site: a failed rebuild leaves the last good one. The
+  first build indexes the search; later rebuilds keep that index, so ``site/`` stays deployable.
+  The whole project folder is watched, so a folder deleted and restored is still watched.
 - Live reload: HTML responses get ``<script src="/__livereload.js">`` (never written into ``site/``).
   The site's Content-Security-Policy allows scripts from the site itself only and no ``fetch``, so
   the script long-polls by loading ``/__livereload?since=<generation>`` as a script: the server
@@ -13,6 +16,7 @@
 from __future__ import annotations
 
 import html
+import os
 import http.server
 import sys
 import threading
@@ -24,8 +28,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import watchfiles
 
-from .errors import BuildFailed, Problem
-from .pipeline import Project, build_site
+from gpuguide.build.pipeline import Options, run as run_pipeline
+from gpuguide.errors import BuildFailed, Problem
+from gpuguide.project import Project
 
 #: How long a live-reload request waits for a new build before answering "no change".
 LONG_POLL_SECONDS = 20.0
@@ -72,16 +77,19 @@ class DevServer:
         self.changed = threading.Condition()
         self.stop = threading.Event()
 
-    def rebuild(self) -> None:
-        """Run the normal build; on failure keep the last good site and remember why."""
+    def rebuild(self, search: bool = False) -> None:
+        """Run the normal build; on failure keep the last good site and remember why.
+
+        Rebuilds render in this process (the server has threads, and forking a threaded process is
+        unsafe) and keep the last search index (``search=False``); the first build makes it.
+        """
         started = time.perf_counter()
         try:
-            # Previews skip the search index, and render in this process: the server has threads, and
-            # forking a threaded process is unsafe.
-            result = build_site(self.project, self.strict, search=False, parallel=False)
+            outcome = run_pipeline(self.project, Options(strict=self.strict, search=search, parallel=False),
+                                   on_wait=_log)
             problems: list[Problem] = []
-            _log(f"rebuilt {result.pages_written} pages in {time.perf_counter() - started:.2f} s "
-                 f"({len(result.warnings)} warnings)")
+            _log(f"rebuilt {outcome.pages} pages in {time.perf_counter() - started:.2f} s "
+                 f"({outcome.rendered} rendered, {len(outcome.warnings)} warnings)")
         except BuildFailed as failure:
             problems = failure.problems
             _log("\n".join(str(p) for p in problems))
@@ -96,11 +104,19 @@ class DevServer:
             self.changed.notify_all()
 
     def watch(self) -> None:
-        """Rebuild after each batch of changes to the inputs, until ``stop`` is set."""
-        folders = [str(p) for p in (self.project.content_dir, self.project.data_dir, self.project.templates_dir)
-                   if p.is_dir()]
-        for _changes in watchfiles.watch(*folders, debounce=50, step=25, stop_event=self.stop,
-                                         raise_interrupt=False):
+        """Rebuild after each batch of changes to the inputs, until ``stop`` is set.
+
+        The project folder is watched, not each input folder: a folder deleted and restored (a
+        ``git checkout``) is watched again, since the watch is on its parent.
+        """
+        inputs = tuple(str(folder) + os.sep for folder in
+                       (self.project.content_dir, self.project.data_dir, self.project.templates_dir))
+
+        def is_input(change: watchfiles.Change, path: str) -> bool:
+            return path.startswith(inputs) or path + os.sep in inputs
+
+        for _changes in watchfiles.watch(self.project.root, watch_filter=is_input, debounce=50, step=25,
+                                         stop_event=self.stop, raise_interrupt=False):
             self.rebuild()
 
     def wait_for_change(self, since: str, timeout: float = LONG_POLL_SECONDS) -> int:
@@ -146,7 +162,25 @@ def make_handler(server: DevServer) -> type[http.server.SimpleHTTPRequestHandler
         def log_message(self, format: str, *args: Any) -> None:
             pass  # one line per rebuild is enough
 
+        def handle(self) -> None:
+            try:
+                super().handle()
+            except (ConnectionError, TimeoutError):
+                pass  # the browser went away (a reload, a closed tab): nothing to report
+
+        def translate_path(self, path: str) -> str:
+            translated = super().translate_path(path)
+            if "\0" in translated:
+                raise ValueError("a NUL byte in the address")
+            return translated
+
         def do_GET(self) -> None:
+            try:
+                self._get()
+            except ValueError:
+                self._send(400, "text/plain; charset=utf-8", "Bad request.\n")
+
+        def _get(self) -> None:
             route = urlsplit(self.path)
             if route.path == "/__livereload.js":
                 return self._send(200, "text/javascript", LIVERELOAD_JS)
@@ -187,15 +221,20 @@ def make_handler(server: DevServer) -> type[http.server.SimpleHTTPRequestHandler
     return Handler
 
 
+def run(project: Project, args: Any) -> int:
+    """``build.py serve``: the command line's entry."""
+    return serve(project, args.port, args.strict)
+
+
 def serve(project: Project, port: int = 8000, strict: bool = False) -> int:
-    """Build, then serve ``site/`` (every language) on 127.0.0.1:``port`` and rebuild on change."""
+    """Take the port, build, then serve ``site/`` (every language) on 127.0.0.1:``port`` and rebuild on change."""
     server = DevServer(project, strict)
-    server.rebuild()
-    try:
+    try:  # the port first: a busy one is a usage error, before any build
         httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), make_handler(server))
     except OSError as exc:
         _log(f"serve: cannot listen on 127.0.0.1:{port}: {exc.strerror} (choose another with --port)")
-        return 1
+        return 2
+    server.rebuild(search=True)
     httpd.daemon_threads = True
     watcher = threading.Thread(target=server.watch, name="watch", daemon=True)
     watcher.start()

@@ -17,9 +17,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
-from . import formatting, sizing
-from .datasets import Dataset, Gpu, Price
-from .strings import Language
+from gpuguide.figures import formatting
+
+from gpuguide.figures import sizing
+from gpuguide.figures.records import model_shape, throughput
+from gpuguide.structure.data import Dataset, Gpu, Price
+from gpuguide.errors import Problems, did_you_mean
+from gpuguide.structure.language import Language
+from gpuguide.structure.library import Library
+from gpuguide.structure.pages import ModelColumn, Page
 
 ValueOf = Callable[[Gpu, Price | None], Any]
 Formatter = Callable[[Any, Language], str]
@@ -156,11 +162,11 @@ COLUMNS: dict[str, Column] = {column.id: column for column in (
     _simple("memory_type", lambda g, p: g.memory_type, _text, higher_is_better=None),
     _simple("bandwidth", lambda g, p: g.bandwidth_gbs, _bandwidth),
     _simple("bf16", lambda g, p: g.bf16_tflops, _tflops),
-    _simple("fp8", lambda g, p: g.figure("fp8_tflops"), _tflops),
+    _simple("fp8", lambda g, p: throughput(g, "fp8_tflops"), _tflops),
     _simple("fp32", lambda g, p: g.fp32_tflops, _tflops),
-    _simple("fp64", lambda g, p: g.figure("fp64_tflops"), _tflops, caveat=_fp64_derived),
-    _simple("fp64_tensor", lambda g, p: g.figure("fp64_tensor_tflops"), _tflops),
-    _simple("fp64_useful", lambda g, p: sizing.has_useful_fp64(g.figure("fp64_tflops"), g.fp32_tflops), _yes_no),
+    _simple("fp64", lambda g, p: throughput(g, "fp64_tflops"), _tflops, caveat=_fp64_derived),
+    _simple("fp64_tensor", lambda g, p: throughput(g, "fp64_tensor_tflops"), _tflops),
+    _simple("fp64_useful", lambda g, p: sizing.has_useful_fp64(throughput(g, "fp64_tflops"), g.fp32_tflops), _yes_no),
     _simple("tdp", lambda g, p: g.tdp_w, _watts, higher_is_better=None),
     _simple("interconnect", lambda g, p: g, _interconnect, higher_is_better=None),
     _simple("form_factor", lambda g, p: g if g.form_factor else None, _form_factor, higher_is_better=None),
@@ -192,7 +198,7 @@ SPEC_COLUMNS = frozenset({"segment", *CATALOGUE_COLUMNS})
 
 def _decode_upper_bound(dataset: Dataset, model: str, precision: str) -> Column:
     llm = dataset.llm_models[model]
-    shape = llm.shape
+    shape = model_shape(llm)
 
     def value(gpu: Gpu, price: Price | None) -> Fraction | None:
         return sizing.decode_tokens_per_second_upper_bound(gpu.bandwidth_gbs, shape, precision)
@@ -303,3 +309,36 @@ def build_table(gpu_ids: list[str], column_refs: list[Any], dataset: Dataset, la
         rows.append(Row(gpu, tuple(make_cell(column, gpu, price, language) for column in columns)))
     return Table(tuple(column.header(language) for column in columns), tuple(c.id for c in columns), tuple(rows),
                  tuple(columns))
+
+
+def check_columns(library: Library, dataset: Dataset, problems: Problems) -> None:
+    """Every column a page's table names exists, and its model and precision too."""
+    for page in library.pages:
+        if page.meta.table is not None:
+            for index, column in enumerate(page.meta.table.columns):
+                _check_column(column, page, ("table", "columns", index), dataset, problems)
+
+
+def _check_column(column: "str | ModelColumn", page: Page, path: tuple[str | int, ...], dataset: Dataset,
+                  problems: Problems) -> None:
+    pos = page.front_matter.position(path)
+    if isinstance(column, str):
+        if column not in COLUMNS:
+            hint = did_you_mean(column, [*COLUMNS, *MODEL_COLUMNS])
+            problems.error(page.source, pos.line, pos.column, f"unknown column `{column}`",
+                           hint or f"use one of: {', '.join(COLUMNS)}")
+        return
+    if column.id not in MODEL_COLUMNS:
+        problems.error(page.source, pos.line, pos.column, f"unknown model column `{column.id}`",
+                       did_you_mean(column.id, MODEL_COLUMNS) or f"use one of: {', '.join(MODEL_COLUMNS)}")
+        return
+    _, dataset_name, precisions = MODEL_COLUMNS[column.id]
+    models = getattr(dataset, dataset_name)
+    if column.model not in models:
+        pos = page.front_matter.position(path + ("model",))
+        problems.error(page.source, pos.line, pos.column, f"unknown model `{column.model}`",
+                       did_you_mean(column.model, models) or "use an id from data/models.yaml")
+    if column.precision not in precisions:
+        pos = page.front_matter.position(path + ("precision",))
+        problems.error(page.source, pos.line, pos.column, f"unknown precision `{column.precision}`",
+                       f"use one of: {', '.join(precisions)}")

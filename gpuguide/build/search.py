@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .errors import Problems
+from gpuguide.errors import Problems
 
 
 def build_search_index(site_dir: Path, problems: Problems) -> None:

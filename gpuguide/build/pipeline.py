@@ -1,0 +1,208 @@
+"""The build, top-down: load → validate → plan → render → check → publish.
+
+``run`` is the one orchestration: ``build.py build`` runs it to publish into ``site/``; ``build.py
+check`` runs the same stages without publishing (every page rendered, nothing written). Each stage
+lives in its own module; this one only strings them together. One build at a time (``lock``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+from gpuguide.build import publish, rebuild
+from gpuguide.build.links import ParsedPage, check_links, parse_page
+from gpuguide.build.lock import BuildLock
+from gpuguide.build.search import build_search_index
+from gpuguide.build.sitemap import robots_txt, sitemap_xml
+from gpuguide.build.workers import Progress, render_pages
+from gpuguide.errors import Problem, Problems
+from gpuguide.figures.columns import check_columns
+from gpuguide.project import Project
+from gpuguide.render.renderer import PageRenderer
+from gpuguide.structure.data import Dataset, load_dataset
+from gpuguide.structure.language import Language
+from gpuguide.structure.library import Library
+from gpuguide.structure.loading import ContentCache, load_library
+from gpuguide.structure.translations import check_translations
+from gpuguide.structure.validation import check_pages
+
+log = logging.getLogger("gpuguide")
+
+
+@dataclass(frozen=True)
+class Options:
+    strict: bool = False  # warnings are errors
+    search: bool = True  # build the Pagefind index
+    parallel: bool = True  # render on every core (the dev server, which has threads, must not fork)
+
+
+@dataclass
+class Site:
+    """Everything loaded and validated: what the later stages read."""
+
+    dataset: Dataset
+    languages: dict[str, Language]
+    library: Library
+    problems: Problems
+
+
+@dataclass(frozen=True)
+class Outcome:
+    pages: int  # files in the site: every published page, the root page and /404.html
+    rendered: int  # pages rendered this time (the others were unchanged)
+    seconds: float
+    warnings: list[Problem]
+    unchanged: bool = False  # nothing changed since the last build: nothing was loaded
+
+
+def load(project: Project, options: Options, content_cache: ContentCache | None = None) -> Site:
+    """Read and validate data and content; raise BuildFailed with every problem found."""
+    problems = Problems(project.root)
+    dataset = load_dataset(project.data_dir, problems)
+    library = load_library(project.content_dir, dataset, problems, content_cache, options.parallel)
+    if dataset is not None:
+        check_pages(library, dataset, problems)
+        check_columns(library, dataset, problems)
+        check_translations(library, dataset, problems)
+    problems.raise_if_errors(options.strict)
+    assert dataset is not None  # load_dataset returns None only after reporting an error
+    return Site(dataset, dataset.languages(), library, problems)
+
+
+def run(project: Project, options: Options = Options(), publish_site: bool = True,
+        progress: Progress | None = None, on_wait: Callable[[str], None] | None = None) -> Outcome:
+    """Build the site (``publish_site``: into ``site/``, else only check it); on any error raise
+    BuildFailed and leave ``site/`` as it was."""
+    started = time.perf_counter()
+    phases = _Phases()
+    with BuildLock(project.root, on_wait):
+        # A build killed while publishing: finish or undo its work before judging anything from site/.
+        publish.recover(project.site_dir)
+        inputs = rebuild.input_states(project)  # before reading anything: an edit from now on is seen next time
+        manifest_options = asdict(options) | {"parallel": None}
+        if publish_site and (last := rebuild.Manifest.unchanged(project, manifest_options, inputs)) is not None:
+            return Outcome(last.pages, 0, time.perf_counter() - started, list(last.warnings), unchanged=True)
+
+        content_cache = ContentCache.load(project.cache_dir / "content.pickle", rebuild.code_version())
+        site = load(project, options, content_cache)
+        phases.done("load and validate")
+
+        renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems)
+        assets = publish.asset_files(project.assets_dir)
+        shared = rebuild.global_key(site.dataset, site.library, assets)
+        cache = rebuild.BuildCache.load(project, shared) if publish_site else rebuild.BuildCache(shared)
+        pages = site.library.published
+        digests = rebuild.RecordDigests(site.dataset)
+        plan = rebuild.plan(pages, cache, shared, rebuild.TemplateDigests(renderer.env), digests, project.site_dir,
+                            reuse=publish_site)
+        phases.done(f"plan ({len(plan.reused)} reusable)")
+
+        staging = publish.staging_dir(project.site_dir) if publish_site else None
+        try:
+            results = {result.output: result
+                       for result in render_pages(renderer, plan.render, staging, progress, options.parallel)}
+            extra = _site_wide_pages(renderer, site, results, plan.reused, staging, project.site_dir)
+            phases.done(f"render {len(plan.render)} pages")
+
+            parsed = {output: result.parsed for output, result in results.items() if result.written or result.html}
+            # Unchanged pages: their plain links still resolve (the set of pages is in the global key);
+            # links with a #fragment are checked again, against the ids of the pages they point to.
+            parsed.update({output: ParsedPage(entry.ids, entry.fragment_links) for output, entry in plan.reused.items()})
+            parsed.update({output: parse_page(html) for output, html in extra.items()})
+            link_lines = {output: result.link_lines for output, result in results.items()}
+            link_lines.update({output: entry.link_lines for output, entry in plan.reused.items()})
+            sources = {page.output_path: page.source for page in pages}
+            failed = {output for output in [*sources, "index.html"] if output not in parsed}
+            check_links(parsed, set(assets) | failed, sources, site.problems, link_lines)
+            site.problems.raise_if_errors(options.strict)
+            phases.done("check links")
+            if staging is None:  # check: everything rendered and checked, nothing written
+                return Outcome(len(pages) + len(extra), len(results) + len(extra), time.perf_counter() - started,
+                               _warnings(site))
+
+            config = site.dataset.config
+            # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
+            sitemap = cache.sitemap or sitemap_xml(site.library, config.base_url, config.default_language)
+            texts = {**extra, "sitemap.xml": sitemap, "robots.txt": robots_txt(config.base_url)}
+            entries = dict(plan.reused)
+            written = {output for output, result in results.items() if result.written}
+            for output in written:
+                result = results[output]
+                entries[output] = rebuild.PageEntry(
+                    plan.keys[output], result.reads, digests.fingerprint(result.reads), result.size, result.mtime_ns,
+                    frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link),
+                    result.link_lines)
+            if rebuild.publish_mode(plan, len(written), len(pages), options.search) == "update":
+                for output in publish.update_changed(staging, project.site_dir, written, texts, assets):
+                    stat = (project.site_dir / output).stat()  # same bytes: the old file stays, with its stat
+                    entries[output] = entries[output]._replace(size=stat.st_size, mtime_ns=stat.st_mtime_ns)
+            else:
+                def index_search(folder: Path) -> None:
+                    build_search_index(folder, site.problems)
+                    site.problems.raise_if_errors(options.strict)
+
+                publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, assets,
+                                          index_search if options.search and results else None)
+            phases.done("publish")
+        except BaseException:
+            if staging is not None:
+                publish.discard(staging, project.site_dir)
+            raise
+
+        # Remember what this build was made from, for the next one.
+        rebuild.BuildCache(shared, entries, sitemap).save(project)
+        content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
+        others = [*texts, *assets, *_search_files(project.site_dir, options.search)]
+        warnings = _warnings(site)
+        rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others),
+                         len(pages) + len(extra), warnings).save(project)
+        phases.done("save caches")
+        return Outcome(len(pages) + len(extra), len(results) + len(extra), time.perf_counter() - started, warnings)
+
+
+def _site_wide_pages(renderer: PageRenderer, site: Site, results: dict, reused: dict, staging: Path | None,
+                     site_dir: Path) -> dict[str, str]:
+    """The root language chooser, and ``/404.html`` where servers look for it: a copy of the default
+    language's "not found" page (rendered now, or kept from the last build)."""
+    pages: dict[str, str] = {}
+    root = renderer.render_root()
+    if root is not None:
+        pages["index.html"] = root
+    not_found = site.library.reserved("not_found", site.dataset.config.default_language)
+    if not_found is not None:
+        output = not_found.output_path
+        result = results.get(output)
+        if result is not None and result.html is not None:
+            pages["404.html"] = result.html.decode("utf-8")
+        elif result is not None and result.written and staging is not None:
+            pages["404.html"] = (staging / output).read_text(encoding="utf-8")
+        elif output in reused:
+            pages["404.html"] = (site_dir / output).read_text(encoding="utf-8")
+    return pages
+
+
+def _search_files(site_dir: Path, search: bool) -> list[str]:
+    index = site_dir / "pagefind"
+    if not search or not index.is_dir():
+        return []
+    return [path.relative_to(site_dir).as_posix() for path in index.rglob("*") if path.is_file()]
+
+
+def _warnings(site: Site) -> list[Problem]:
+    return sorted(set(site.problems.warnings))
+
+
+class _Phases:
+    """Logs how long each stage of a build took (``build.py --debug`` shows them)."""
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+
+    def done(self, name: str) -> None:
+        now = time.perf_counter()
+        log.debug("%-22s %7.3f s", name, now - self.last)
+        self.last = now

@@ -1,0 +1,331 @@
+"""What to rebuild: the one place that decides whether anything, and which pages, must be built again,
+and how ``site/`` is then updated.
+
+One change rule: a file's ``FileState`` (size, times, inode), taken before it is read
+(``structure.sources``). One list of the libraries whose versions shape the output (``LIBRARIES``).
+
+- **Nothing changed** (``Manifest``): the states of every input file (content, data, templates,
+  the generator's code), the library versions and the options are those the last successful build
+  recorded, and every file it wrote in ``site/`` is as it left it: the command says so and stops
+  before loading anything.
+- **A page is reused** (``BuildCache.reusable``) when its own key (its Markdown, the templates of
+  its layout, what it is about, the inputs every page shares: ``global_key``) is unchanged, every
+  data record and UI string it read while rendering (``render.reads``) is unchanged, and its file
+  in ``site/`` is the one the last build wrote.
+- **How to publish** (``publish_mode``): a few pages changed, and the search index need not be
+  rebuilt: their files replace the old ones in place (under a journal); otherwise a whole new site
+  is swapped in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from typing import TYPE_CHECKING
+
+from gpuguide import pickled
+from gpuguide.project import Project
+from gpuguide.structure.sources import FileState
+
+if TYPE_CHECKING:  # the no-change check runs before the heavy modules are imported
+    from gpuguide.errors import Problem
+    from gpuguide.render.reads import Read
+    from gpuguide.structure.data import Dataset
+    from gpuguide.structure.library import Library
+    from gpuguide.structure.pages import Page
+
+#: Bump to invalidate every cache (a change in how entries are computed).
+CACHE_FORMAT = 2
+
+#: The libraries whose versions shape the output: a new version rebuilds everything.
+LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "babel", "pydantic", "pyyaml",
+             "python-slugify", "num2words", "lxml", "pagefind")
+
+
+def digest(*parts: Any) -> str:
+    """A short digest of ``parts``: text as UTF-8, bytes as they are, anything else by ``repr``."""
+    hasher = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        # Each part is tagged with its kind, so "1" and 1 differ.
+        if isinstance(part, bytes):
+            hasher.update(b"b")
+            hasher.update(part)
+        elif isinstance(part, str):
+            hasher.update(b"s")
+            hasher.update(part.encode("utf-8", "surrogatepass"))
+        else:
+            hasher.update(b"r")
+            hasher.update(repr(part).encode("utf-8"))
+        hasher.update(b"\0")
+    return hasher.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def library_versions() -> tuple[tuple[str, str | None], ...]:
+    versions = []
+    for name in LIBRARIES:
+        try:
+            versions.append((name, metadata.version(name)))
+        except metadata.PackageNotFoundError:
+            versions.append((name, None))
+    return tuple(versions)
+
+
+def _code_files() -> list[Path]:
+    package = Path(__file__).resolve().parent.parent
+    return sorted(package.rglob("*.py"))
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """The generator's own source, the Python version and the libraries' versions."""
+    return digest(CACHE_FORMAT, sys.version, *[path.read_bytes() for path in _code_files()], library_versions())
+
+
+# --- Nothing changed ---------------------------------------------------------------------------------
+
+def _states(folder: Path) -> dict[str, FileState]:
+    """The state of every file under ``folder`` (os.scandir: no Path object per file)."""
+    found: dict[str, FileState] = {}
+    pending = [str(folder)]
+    while pending:
+        current = pending.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir():
+                pending.append(entry.path)
+            elif entry.is_file():
+                stat = entry.stat()
+                found[entry.path] = FileState(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+    return found
+
+
+def input_states(project: Project) -> dict[str, FileState]:
+    """Every input's state, taken before the build reads anything: content, data, templates, code."""
+    states: dict[str, FileState] = {}
+    for folder in (project.content_dir, project.data_dir, project.templates_dir):
+        states.update(_states(folder))
+    for path in _code_files():
+        stat = path.stat()
+        states[str(path)] = FileState(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+    return states
+
+
+@dataclass
+class Manifest:
+    """What the last successful build was made from, and what it wrote: ``.build-cache/inputs.pickle``."""
+
+    inputs: dict[str, FileState]
+    options: dict[str, Any]
+    written: dict[str, tuple[int, int]]  # file under site/ → (size, mtime)
+    pages: int
+    warnings: list[Problem]
+
+    FILE = "inputs.pickle"
+
+    @staticmethod
+    def _key(options: dict[str, Any]) -> str:
+        return digest(CACHE_FORMAT, sys.version, library_versions(), sorted(options.items()))
+
+    @classmethod
+    def unchanged(cls, project: Project, options: dict[str, Any], inputs: dict[str, FileState]) -> "Manifest | None":
+        """The last build's manifest if nothing changed since it (then site/ is already right), else None."""
+        saved = pickled.load(project.cache_dir / cls.FILE, cls._key(options))
+        if not isinstance(saved, cls) or saved.inputs != inputs:
+            return None
+        site_dir = str(project.site_dir)
+        for relative, (size, mtime_ns) in saved.written.items():
+            try:
+                stat = os.stat(os.path.join(site_dir, relative))
+            except OSError:
+                return None
+            if stat.st_size != size or stat.st_mtime_ns != mtime_ns:
+                return None
+        return saved
+
+    def save(self, project: Project) -> None:
+        pickled.save(project.cache_dir / self.FILE, self._key(self.options), self)
+
+
+def written_files(site_dir: Path, pages: dict[str, "PageEntry"], others: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """Size and modification time of every file of the site: the pages' are in their entries (taken
+    when written, or checked when reused), the few others are looked up."""
+    files = {output: (entry.size, entry.mtime_ns) for output, entry in pages.items()}
+    for relative in others:
+        stat = (site_dir / relative).stat()
+        files[relative] = (stat.st_size, stat.st_mtime_ns)
+    return files
+
+
+# --- Which pages to render -----------------------------------------------------------------------------
+
+def global_key(dataset: Dataset, library: Library, assets: Iterable[str]) -> str:
+    """What every page depends on: the code, the configuration, the use cases and price date, the
+    published anchors, every page's front matter (titles, URLs and tables appear in menus, lists and
+    links) and the asset files. Templates and UI strings are not in it: a page depends on the
+    templates of its layout and on the strings it looked up. No option changes a page's HTML."""
+    structure = [(page.lang, str(page.source), page.meta_json) for page in library.pages]
+    anchors = [anchor.model_dump_json() for anchor in dataset.anchors]
+    return digest(code_version(), dataset.config.model_dump_json(), list(dataset.use_cases), dataset.prices_as_of,
+                  anchors, structure, sorted(assets))
+
+
+class TemplateDigests:
+    """The digest of a layout's template and of every template it extends or includes: a template
+    change re-renders exactly the pages whose layout uses it."""
+
+    def __init__(self, env: Any):
+        self.env = env
+        self._memo: dict[str, str] = {}
+
+    def closure(self, name: str) -> list[str]:
+        from jinja2 import meta
+
+        seen: list[str] = []
+        pending = [name]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.append(current)
+            source = self.env.loader.get_source(self.env, current)[0]
+            pending.extend(ref for ref in meta.find_referenced_templates(self.env.parse(source)) if ref)
+        return sorted(seen)
+
+    def layout(self, name: str) -> str:
+        if name not in self._memo:
+            self._memo[name] = digest(*[(ref, self.env.loader.get_source(self.env, ref)[0])
+                                        for ref in self.closure(name)])
+        return self._memo[name]
+
+
+def page_key(page: Page, shared: str, templates: TemplateDigests) -> str:
+    """What a page's own output depends on besides the records it reads."""
+    subject = page.subject.ids if page.subject is not None else None
+    return digest(shared, templates.layout(f"{page.meta.layout}.html"), page.lang, page.output_path,
+                  page.body_digest, subject)
+
+
+class RecordDigests:
+    """The digest of every record, of each table's id list, of each whole table, and of each UI string."""
+
+    def __init__(self, dataset: Dataset):
+        from gpuguide.render.reads import ALL, KEYS, TRACKED_TABLES
+
+        self.table: dict[Read, str] = {}
+        self._fingerprints: dict[tuple[Read, ...], str] = {}
+        for name in TRACKED_TABLES:
+            records = getattr(dataset, name)
+            per_record = {key: digest(value.model_dump_json() if hasattr(value, "model_dump_json") else value)
+                          for key, value in records.items()}
+            self.table.update({(name, key): value for key, value in per_record.items()})
+            self.table[(name, KEYS)] = digest(tuple(records))
+            self.table[(name, ALL)] = digest(sorted(per_record.items()))
+        for lang, strings in dataset.strings.items():
+            name = f"ui-{lang}"
+            self.table.update({(name, key): digest(text) for key, text in strings.items()})
+            self.table[(name, ALL)] = digest(sorted((key, repr(text)) for key, text in strings.items()))
+
+    def fingerprint(self, reads: tuple[Read, ...]) -> str:
+        # Pages of one layout mostly read the same records: compute each set's digest once.
+        found = self._fingerprints.get(reads)
+        if found is None:
+            found = self._fingerprints[reads] = digest(*[(read, self.table.get(read, "absent")) for read in reads])
+        return found
+
+
+class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a blink
+    """What the last build knew about one output page."""
+
+    key: str
+    reads: tuple[Read, ...]
+    fingerprint: str
+    size: int
+    mtime_ns: int
+    ids: frozenset[str]
+    fragment_links: tuple[str, ...]  # links with a #fragment: re-checked every build
+    link_lines: dict[str, int]
+
+
+@dataclass
+class BuildCache:
+    """What the last build knew about each page (``.build-cache/pages.pickle``), valid for one global key."""
+
+    key: str
+    pages: dict[str, PageEntry] = field(default_factory=dict)
+    sitemap: str = ""  # sitemap.xml, a function of what the global key covers
+
+    FILE = "pages.pickle"
+
+    @classmethod
+    def load(cls, project: Project, key: str) -> "BuildCache":
+        saved = pickled.load(project.cache_dir / cls.FILE, key)
+        if not isinstance(saved, tuple) or len(saved) != 2:
+            return cls(key)
+        pages, sitemap = saved
+        try:
+            return cls(key, {output: PageEntry._make(entry) for output, entry in pages.items()}, sitemap)
+        except TypeError:  # written by another version of PageEntry
+            return cls(key)
+
+    def save(self, project: Project) -> None:
+        # Saved as plain tuples: pickle writes and reads those in C, named tuples one call at a time.
+        pickled.save(project.cache_dir / self.FILE, self.key,
+                     ({output: tuple(entry) for output, entry in self.pages.items()}, self.sitemap))
+
+    def reusable(self, output: str, key: str, digests: RecordDigests, site_dir: str) -> PageEntry | None:
+        """The entry for ``output`` if its page need not be rendered again."""
+        entry = self.pages.get(output)
+        if entry is None or entry.key != key or digests.fingerprint(entry.reads) != entry.fingerprint:
+            return None
+        try:
+            stat = os.stat(os.path.join(site_dir, output))
+        except OSError:
+            return None
+        if stat.st_size != entry.size or stat.st_mtime_ns != entry.mtime_ns:
+            return None  # someone touched site/: render it again
+        return entry
+
+
+@dataclass
+class Plan:
+    """Which published pages to render (their indexes) and which to keep as they are in site/."""
+
+    keys: dict[str, str]  # output path → page key
+    render: list[int]
+    reused: dict[str, PageEntry]
+
+
+def plan(pages: tuple[Page, ...], cache: BuildCache, shared: str, templates: TemplateDigests,
+         digests: RecordDigests, site_dir: Path, reuse: bool = True) -> Plan:
+    """Render the pages whose inputs changed; keep the others. ``reuse=False`` renders everything."""
+    keys = {page.output_path: page_key(page, shared, templates) for page in pages}
+    render: list[int] = []
+    reused: dict[str, PageEntry] = {}
+    for index, page in enumerate(pages):
+        output = page.output_path
+        entry = cache.reusable(output, keys[output], digests, str(site_dir)) if reuse else None
+        if entry is not None:
+            reused[output] = entry
+        else:
+            render.append(index)
+    return Plan(keys, render, reused)
+
+
+def publish_mode(plan: Plan, written: int, total: int, search: bool) -> Literal["update", "swap"]:
+    """Update site/ in place when a few pages changed (and the search index, if any, need not be
+    rebuilt); otherwise write the whole site beside it and swap."""
+    if plan.reused and (not search or not plan.render) and written <= total // 4:
+        return "update"
+    return "swap"

@@ -1,0 +1,128 @@
+"""Rendering pages on every core: each worker renders a share of the pages, writes each into the
+staging folder (the HTML never travels between processes) and sends back what the cache and the
+link check need."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing as mp
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from gpuguide.build.links import ParsedPage, parse_page
+from gpuguide.errors import Problem
+from gpuguide.render.reads import Read
+from gpuguide.render.renderer import PageRenderer
+from gpuguide.structure.pages import Page
+
+#: Called as ``progress(done, total)`` while pages render (the command line shows it on a terminal).
+Progress = Callable[[int, int], None]
+
+#: Below this many pages to render, a process pool costs more than it saves.
+PARALLEL_MIN_PAGES = 64
+PARALLEL_CHUNK = 32
+
+
+@dataclass
+class RenderedPage:
+    """One page rendered (in this process or a worker), with what the cache and the link check need."""
+
+    output: str
+    written: bool  # False when the page failed (its problems say why)
+    problems: list[Problem]
+    reads: tuple[Read, ...]
+    parsed: ParsedPage
+    link_lines: dict[str, int]
+    size: int = 0
+    mtime_ns: int = 0
+    html: bytes | None = None  # kept only when not written (``build.py check``)
+
+
+def write_file(target: str, data: bytes) -> os.stat_result:
+    """Write ``data`` to ``target`` (its folder made if needed); the file's stat after the last write."""
+    folder = os.path.dirname(target)
+    try:  # a page's own folder, in a section folder that mostly exists already
+        os.mkdir(folder)
+    except FileExistsError:
+        pass
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)
+    # Plain system calls: open() would add a buffer, an isatty() and two lseek() per page.
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        view, sent = memoryview(data), 0
+        while sent < len(data):  # a regular file takes it all at once, but write() may return less
+            sent += os.write(fd, view[sent:])
+        return os.fstat(fd)
+    finally:
+        os.close(fd)
+
+
+def render_one(renderer: PageRenderer, page: Page, staging: Path | None) -> RenderedPage:
+    """Render one page; write it into ``staging`` (None: keep its HTML, write nothing)."""
+    before = len(renderer.problems.items)
+    output = renderer.render(page)
+    problems = renderer.problems.items[before:]
+    path = page.output_path
+    reads = tuple(sorted(output.reads))
+    if output.html is None:
+        return RenderedPage(path, False, problems, reads, ParsedPage(), output.link_lines)
+    data = output.html.encode("utf-8")
+    if staging is None:
+        return RenderedPage(path, False, problems, reads, parse_page(data), output.link_lines, html=data)
+    stat = write_file(os.path.join(staging, path), data)
+    return RenderedPage(path, True, problems, reads, parse_page(data), output.link_lines, stat.st_size,
+                        stat.st_mtime_ns)
+
+
+# Set before forking the pool; workers inherit them.
+_WORKER: tuple[PageRenderer, Path | None] | None = None
+
+
+def _render_chunk(indexes: list[int]) -> list[RenderedPage]:
+    assert _WORKER is not None
+    renderer, staging = _WORKER
+    published = renderer.library.published
+    return [render_one(renderer, published[index], staging) for index in indexes]
+
+
+def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | None,
+                 progress: Progress | None = None, parallel: bool = True) -> list[RenderedPage]:
+    """Render the published pages at ``indexes``, on every core when there are enough of them.
+
+    Workers are forked after the data, content and templates are loaded and compiled, so each
+    starts with them in memory; their problems are added to the renderer's.
+    """
+    global _WORKER
+    published = renderer.library.published
+    workers = min(os.cpu_count() or 1, 8)
+    results: list[RenderedPage] = []
+    if parallel and workers > 1 and len(indexes) >= PARALLEL_MIN_PAGES and "fork" in mp.get_all_start_methods():
+        for layout in sorted({published[index].meta.layout for index in indexes}):
+            renderer.env.get_template(f"{layout}.html")  # compile once, before forking
+        _WORKER = (renderer, staging)
+        chunks = [indexes[start:start + PARALLEL_CHUNK] for start in range(0, len(indexes), PARALLEL_CHUNK)]
+        # Everything loaded so far lives as long as the workers: move it out of the garbage
+        # collector's sight, so full collections in the workers (markdown-it makes hundreds of
+        # thousands of tokens) do not walk the whole library again and again, nor touch its pages
+        # of memory (which the workers then share with this process instead of copying them).
+        gc.freeze()
+        try:
+            with mp.get_context("fork").Pool(workers) as pool:
+                for chunk in pool.imap(_render_chunk, chunks):
+                    for result in chunk:
+                        renderer.problems.items.extend(result.problems)
+                    results.extend(chunk)
+                    if progress is not None:
+                        progress(len(results), len(indexes))
+        finally:
+            _WORKER = None
+            gc.unfreeze()
+        return results
+    for done, index in enumerate(indexes, 1):
+        results.append(render_one(renderer, published[index], staging))
+        if progress is not None:
+            progress(done, len(indexes))
+    return results

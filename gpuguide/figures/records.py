@@ -1,0 +1,46 @@
+"""What the memory model reads of the data: a model's shape, a GPU's spec and offer, its throughputs.
+
+The sizing functions take plain values (``sizing.ModelShape``, ``sizing.GpuSpec``); these build
+them from the validated records, so ``structure`` never depends on ``figures``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from gpuguide.figures import sizing
+from gpuguide.structure.data import Gpu, LlmModel, Price
+
+
+def model_shape(llm: LlmModel) -> sizing.ModelShape:
+    """What the memory model needs of a language model."""
+    native = llm.native_precision
+    return sizing.ModelShape(
+        llm.parameters, llm.layers, llm.kv_heads, llm.head_dim, llm.max_context_tokens, llm.active_parameters,
+        llm.kv_compressed_dim, llm.window_tokens, llm.window_layers or 0,
+        native.format if native else None, native.quantized_parameters if native else None)
+
+
+def gpu_spec(gpu: Gpu, price: Price | None) -> sizing.GpuSpec:
+    """What the memory model needs of a GPU type and its live offer."""
+    return sizing.GpuSpec(gpu.id, gpu.memory_gb, gpu.bandwidth_gbs, gpu.interconnect.gpus,
+                          price.usd_per_gpu_hour if price else None)
+
+
+def gpu_specs(gpus: Mapping[str, Gpu], prices: Mapping[str, Price]) -> list[sizing.GpuSpec]:
+    """Every GPU type with its offer, in file order (a page that lists them all reads them all)."""
+    return [gpu_spec(gpu, prices.get(gpu_id)) for gpu_id, gpu in gpus.items()]
+
+
+def throughput(gpu: Gpu, field: str) -> float | Fraction | sizing.Absent | None:
+    """A throughput field as sizing reads it: a number, ``NOT_SUPPORTED``, or None (not published).
+
+    FP64 given only as a share of FP32 (``fp64_ratio_of_fp32``) is that share of the FP32 figure.
+    """
+    value = getattr(gpu, field)
+    if value == "not supported":
+        return sizing.NOT_SUPPORTED
+    if field == "fp64_tflops" and gpu.fp64_is_derived and gpu.fp32_tflops:
+        return sizing.exact(gpu.fp32_tflops) * Fraction(gpu.fp64_ratio_of_fp32 or "0")
+    return value

@@ -1,0 +1,191 @@
+"""Rendering one page to HTML: its Markdown body, the context every page gets, its layout's context,
+its template; and the root page. Problems (a UI string, a template, a shortcode) are reported with
+their file and line, never raised.
+
+Autoescape is on and undefined variables are errors (``StrictUndefined``). Templates get UI
+strings through ``ui("key")``; numbers come formatted from ``figures``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from gpuguide.errors import Problems, did_you_mean
+from gpuguide.markdown.parser import FaqItem, render_body, render_inline
+from gpuguide.markdown.shortcodes import ShortcodeContext
+from gpuguide.render.environment import Link, json_ld, make_environment, relative_url
+from gpuguide.render.layouts import CONTEXTS, PageInput
+from gpuguide.render.reads import Read, Reads, tracked_dataset, tracked_language
+from gpuguide.render.site_view import SiteView
+from gpuguide.structure.data import Dataset
+from gpuguide.structure.language import Language, MissingUiString, UnknownPlaceholder
+from gpuguide.structure.library import Library
+from gpuguide.structure.pages import Page
+
+
+@dataclass(frozen=True)
+class PageOutput:
+    """One page rendered: its HTML (None when it failed: its problems are reported), what it read
+    of the data and UI strings, and the Markdown line of each link written in its source."""
+
+    html: str | None
+    reads: frozenset[Read]
+    link_lines: dict[str, int]
+
+
+class PageRenderer:
+    """Renders pages of the library with one Jinja environment and one site view per language."""
+
+    def __init__(self, dataset: Dataset, library: Library, languages: dict[str, Language], templates_dir: Path,
+                 problems: Problems):
+        self.dataset = dataset
+        self.library = library
+        self.templates_dir = templates_dir
+        self.problems = problems
+        self.env = make_environment(templates_dir)
+        self.views = {code: SiteView(language, languages, library, dataset) for code, language in languages.items()}
+        self._pages_by_source = {os.path.normpath(page.source): page
+                                 for page in library.published if page.subject is None}
+
+    def render(self, page: Page) -> PageOutput:
+        """The page's HTML, or None after reporting a problem in its content or in a template."""
+        reads, link_lines = Reads(), {}
+        html: str | None = None
+        try:
+            context = self._context(page, reads, link_lines)
+            html = self.env.get_template(f"{page.meta.layout}.html").render(context)
+        except MissingUiString as exc:
+            self.problems.error(self._ui_file(exc.lang), 1, 1, f"missing UI string `{exc.key}`",
+                                f"add `{exc.key}: …` to its `strings:`")
+        except UnknownPlaceholder as exc:
+            self.problems.error(self._ui_file(exc.lang), 1, 1, str(exc),
+                                "use only the placeholders the generator fills for this string")
+        except jinja2.TemplateSyntaxError as exc:
+            self.problems.error(Path(exc.filename or self.templates_dir), exc.lineno, 1,
+                                f"template syntax error: {exc.message}", "fix the template's syntax")
+        except jinja2.TemplateError as exc:
+            path, line = self._template_position()
+            self.problems.error(path, line, 1, f"template error: {exc}", f"while rendering {page.source.as_posix()}")
+        view = self.views[page.lang]
+        return PageOutput(html, frozenset(reads.keys | view.reads.keys), link_lines)
+
+    def _ui_file(self, lang: str) -> Path:
+        return self.dataset.files.get(f"ui/{lang}", Path("data/ui"))
+
+    def _template_position(self) -> tuple[Path, int]:
+        """The template file and line of the exception being handled (Jinja rewrites tracebacks)."""
+        frames = traceback.extract_tb(sys.exc_info()[2])
+        root = self.templates_dir.resolve()
+        for frame in reversed(frames):
+            if frame.filename and Path(frame.filename).resolve().is_relative_to(root):
+                return Path(frame.filename), frame.lineno or 1
+        return self.templates_dir, 1
+
+    def source_link(self, page: Page, md_path: str) -> str:
+        """The URL, relative to ``page``, of the page written in ``md_path`` (relative to ``page``'s file).
+
+        Raises LookupError with a hint when no published page comes from that file.
+        """
+        target = self._pages_by_source.get(os.path.normpath(page.source.parent / md_path))
+        if target is None:
+            candidates = [os.path.relpath(source, page.source.parent).replace(os.sep, "/")
+                          for source in self._pages_by_source]
+            raise LookupError(did_you_mean(md_path, candidates)
+                              or "link to a published page's .md file, relative to this file")
+        return relative_url(page.url, target.url)
+
+    def _context(self, page: Page, reads: Reads, link_lines: dict[str, int]) -> dict[str, Any]:
+        view = self.views[page.lang]
+        dataset = tracked_dataset(self.dataset, reads)
+        language = tracked_language(view.language, reads)
+        ui = language.ui
+        md_env: dict[str, Any] = {
+            "shortcodes": ShortcodeContext(dataset, language),
+            "typography": language.typography,
+            "table_label": ui("table_region_label"),
+            "table_label_for": lambda heading: ui("table_region_label_for", heading=heading),
+            "resolve_source_link": lambda md_path: self.source_link(page, md_path),
+            "links": link_lines,
+        }
+        body = render_body(page.body, page.source, page.body_line, self.problems, md_env)
+
+        def inline_markdown(text: str, field_path: tuple[str, ...]) -> str:
+            line = page.front_matter.position(field_path).line
+            return render_inline(text, page.source, line, self.problems, md_env)
+
+        def url(target: str) -> str:
+            # The 404 page is served at any address, so its links cannot be relative.
+            return target if page.meta.layout == "not_found" else relative_url(page.url, target)
+
+        switcher = view.switcher(page)
+        breadcrumbs = view.breadcrumbs(page)
+        context: dict[str, Any] = {
+            "page": page,
+            "meta": page.meta,
+            "title": view.typeset(page, "title"),
+            "description": view.typeset(page, "description"),
+            "lang": page.lang,
+            "ui": ui,
+            "url": url,
+            "site_name": self.dataset.config.site_name,
+            "stylesheet": url("/assets/style.css"),
+            "languages": switcher,
+            "alternates": [link for link in switcher if link.lang != page.lang and link.url],
+            "hreflang": view.hreflang(page),
+            "canonical": view.absolute(page.url),
+            "og_locale": language.locale,
+            "og_locale_alternates": [view.languages[link.lang].locale for link in switcher
+                                     if link.lang and link.lang != page.lang and link.url],
+            "breadcrumbs": breadcrumbs,
+            "breadcrumbs_json_ld": view.breadcrumb_schema(breadcrumbs) if breadcrumbs else None,
+            "nav": view.nav,
+            "use_case_menu": [link for _, link in view.use_case_links if link.url],
+            # The header links to the guides' index, never to every guide: a menu of all guides on
+            # every page would make the build quadratic in the number of guides.
+            "guides_url": view.url_of("guides"),
+            "search_url": view.url_of("search"),
+            "methodology": view.methodology,
+            "gpu_url": view.gpu_url,
+            "intro_html": Markup(body.intro_html),
+            "main_html": Markup(body.main_html),
+            "faq": [(item.question, Markup(item.answer_html)) for item in body.faq],
+            "faq_json_ld": json_ld(_faq_schema(body.faq)) if body.faq else None,
+        }
+        context.update(CONTEXTS[page.meta.layout](PageInput(page, view, dataset, language, inline_markdown)))
+        return context
+
+    def render_root(self) -> str | None:
+        """The site's root page: one link per language, each to that language's home page."""
+        languages = []
+        for code, view in self.views.items():
+            home = view.url_of("home")
+            if home is not None:
+                languages.append(Link(view.language.name, relative_url("/", home), code,
+                                      view.language.ui("choose_language")))
+        try:
+            return self.env.get_template("root.html").render(
+                site_name=self.dataset.config.site_name, languages=languages,
+                default_language=self.dataset.config.default_language)
+        except jinja2.TemplateError as exc:
+            path, line = self._template_position()
+            self.problems.error(path, line, 1, f"template error: {exc}", "while rendering the root page")
+            return None
+
+
+def _faq_schema(faq: list[FaqItem]) -> dict[str, Any]:
+    return {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": item.question, "acceptedAnswer": {"@type": "Answer", "text": item.answer_text}}
+            for item in faq
+        ],
+    }

@@ -1,0 +1,113 @@
+"""One language's view of the site, built once per build: the links every page shows, the URLs of
+the pages the renderer links to (by layout, or by the GPU a page is about), the language switcher,
+hreflang alternates and breadcrumbs.
+
+Everything the view reads of the data and the UI strings is noted in its ``reads``: every page
+depends on them, since every page shows the header, the menus and the switcher.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpuguide.render.environment import Link, json_ld
+from gpuguide.render.reads import Reads, tracked_dataset, tracked_language
+from gpuguide.structure.data import Dataset
+from gpuguide.structure.language import Language
+from gpuguide.structure.layouts import LAYOUTS
+from gpuguide.structure.library import Library
+from gpuguide.structure.pages import Page
+
+
+@dataclass
+class SiteView:
+    """The site as the pages of one language see it."""
+
+    language: Language
+    languages: dict[str, Language]
+    library: Library
+    dataset: Dataset
+    reads: Reads = field(default_factory=Reads)
+
+    def __post_init__(self) -> None:
+        dataset, ui = tracked_dataset(self.dataset, self.reads), tracked_language(self.language, self.reads).ui
+        lang = self.language.code
+        self.reserved_urls = {layout: (page.url if (page := self.library.reserved(layout, lang)) else None)
+                              for layout, rule in LAYOUTS.items() if rule.required and not rule.generates}
+        self.home_label = ui("nav_home")
+        self.nav = [link for link in (Link(ui("nav_home"), self.url_of("home")),
+                                      Link(ui("nav_catalogue"), self.url_of("catalogue")),
+                                      Link(ui("nav_comparisons"), self.url_of("comparisons")))
+                    if link.url]
+        # (use case id, link): drafts are listed as plain text, never as a dead link.
+        self.use_case_links = [
+            (page.meta.use_case or "", Link(self.typeset(page, "title"), None if page.meta.draft else page.url,
+                                            description=self.typeset(page, "summary")))
+            for page in self.library.use_case_pages(lang, list(dataset.use_cases))]
+        self.methodology = Link(ui("methodology_link"), self.url_of("methodology"))
+        self.language_names = {code: tracked_language(other, self.reads).name for code, other in self.languages.items()}
+        self.gpu_order = {gpu_id: index for index, gpu_id in enumerate(dataset.gpus)}
+        self.base_url = dataset.config.base_url.rstrip("/")
+
+    def url_of(self, layout: str) -> str | None:
+        """The URL of a page every language has (home, catalogue, search…); None only after an error."""
+        return self.reserved_urls[layout]
+
+    def gpu_url(self, gpu_id: str) -> str | None:
+        page = self.library.generated("gpu", self.language.code, (gpu_id,))
+        return page.url if page is not None else None
+
+    def comparison_url(self, first: str, second: str) -> str | None:
+        """The comparison page of two GPUs, whichever order they are given in."""
+        a, b = sorted((first, second), key=self.gpu_order.__getitem__)
+        page = self.library.generated("comparison", self.language.code, (a, b))
+        return page.url if page is not None else None
+
+    def typeset(self, page: Page, field_name: str) -> str:
+        """A text field of a page's front matter in its language's typography (French spaces)."""
+        return self.languages[page.lang].typography(getattr(page.meta, field_name) or "")
+
+    def absolute(self, site_url: str) -> str:
+        """The public address of a site-absolute URL, from ``base_url`` in data/site.yaml."""
+        return self.base_url + site_url
+
+    def switcher(self, page: Page) -> list[Link]:
+        """The page in every language (``url`` None where it is not translated)."""
+        return [Link(self.language_names[code], found.url if (found := self.library.translation(page, code)) else None,
+                     code) for code in self.languages]
+
+    def hreflang(self, page: Page) -> list[tuple[str, str]]:
+        """Alternates for search engines: only real translations, and x-default (the default language)."""
+        if not LAYOUTS[page.meta.layout].sitemap:
+            return []
+        translations = {code: found for code in self.languages
+                        if (found := self.library.translation(page, code)) is not None}
+        if len(translations) < 2:
+            return []
+        alternates = [(code, self.absolute(found.url)) for code, found in translations.items()]
+        default = self.dataset.config.default_language
+        if default in translations:
+            alternates.append(("x-default", self.absolute(translations[default].url)))
+        return alternates
+
+    def breadcrumbs(self, page: Page) -> list[Link]:
+        """Home › section › page, from the layout registry's parents; empty on the home page."""
+        parents = LAYOUTS[page.meta.layout].parents
+        if not parents:
+            return []
+        trail = []
+        for layout in parents:
+            parent = self.library.reserved(layout, page.lang)
+            if parent is not None:
+                trail.append(Link(self.home_label if layout == "home" else self.typeset(parent, "title"), parent.url))
+        return [*trail, Link(self.typeset(page, "title"), None)]
+
+    def breadcrumb_schema(self, breadcrumbs: list[Link]) -> Any:
+        items = []
+        for position, crumb in enumerate(breadcrumbs, start=1):
+            item: dict[str, Any] = {"@type": "ListItem", "position": position, "name": crumb.label}
+            if crumb.url:
+                item["item"] = self.absolute(crumb.url)
+            items.append(item)
+        return json_ld({"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": items})

@@ -1,0 +1,200 @@
+"""Loading pages: every Markdown file of every language, parsed and validated, with a cache.
+
+A file whose state (size, times, inode: ``sources.file_state``, taken before reading) is unchanged
+since the last load is not read again: its front matter comes from the content cache. A cold load
+of thousands of files parses on every core.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import multiprocessing as mp
+import os
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pydantic import ValidationError
+
+from gpuguide.errors import Problems
+from gpuguide.structure.data import Dataset
+from gpuguide.structure.library import Library
+from gpuguide.structure.pages import Page, PageMeta, generated_pages
+from gpuguide.structure.schema import validate
+from gpuguide import pickled
+from gpuguide.structure.sources import FRONT_MATTER_OFFSET, FileState, YamlDocument, file_state, read_text, split_front_matter
+
+
+class ParsedSource(NamedTuple):
+    """A Markdown file's front matter, parsed and validated: what the content cache keeps of it."""
+
+    state: FileState  # taken before reading: unchanged, the file is not read again
+    digest: str  # of the file's text: a file saved again with the same text is not parsed again
+    body_digest: str
+    translation_hash: str
+    meta_json: str
+    meta: dict[str, Any]  # PageMeta's fields: validating them again costs a third of unpickling the model
+    front_matter: Any  # the YAML's value
+    yaml: str  # the YAML's text, parsed again only if a position is asked for (an error to report)
+    body_offset: int
+    body_line: int
+
+
+#: Source path → its front matter as last parsed; ``load_library`` reads and refreshes it.
+ParsedSources = dict[str, ParsedSource]
+
+
+class ContentCache:
+    """Each Markdown file's front matter as last parsed and validated, so a load parses only the files
+    whose state changed. Valid for one code version; saved as plain tuples (pickle reads those in C)."""
+
+    def __init__(self, sources: ParsedSources | None = None):
+        self.sources: ParsedSources = sources or {}
+
+    @classmethod
+    def load(cls, path: Path, key: str) -> "ContentCache":
+        saved = pickled.load(path, key)
+        if not isinstance(saved, dict):
+            return cls()
+        try:
+            return cls({source: ParsedSource(FileState(*entry[0]), *entry[1:]) for source, entry in saved.items()})
+        except TypeError:  # written by another version of this class
+            return cls()
+
+    def save(self, path: Path, key: str) -> None:
+        pickled.save(path, key, {source: (tuple(entry.state), *entry[1:]) for source, entry in self.sources.items()})
+
+
+def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
+                 cache: ContentCache | None = None, parallel: bool = False) -> Library:
+    """Read every Markdown file of every configured language; report every problem found.
+
+    Without a valid dataset (its errors are already reported) pages are still read and validated
+    on their own, so the editor sees every problem of the run at once. With the content ``cache``,
+    a file whose state or text is unchanged is not parsed again; the cache is left holding exactly
+    the files that loaded without a problem. With ``parallel`` and nothing cached
+    (a cold build of ten thousand pages), files are parsed on every core: worker processes parse
+    all but the first share, which this process parses meanwhile.
+    """
+    parsed = cache.sources if cache is not None else None
+    previous = dict(parsed) if parsed is not None else {}
+    if parsed is not None:
+        parsed.clear()
+    pages: list[Page] = []
+    unreadable: list[tuple[str, Path]] = []
+    languages = (list(dataset.config.languages) if dataset is not None
+                 else sorted(p.name for p in content_dir.iterdir() if p.is_dir()) if content_dir.is_dir() else [])
+    files: list[tuple[str, Path]] = []
+    for lang in languages:
+        lang_dir = content_dir / lang
+        if not lang_dir.is_dir():
+            problems.error(lang_dir, 1, 1, f"no content folder for language `{lang}`",
+                           f"create {lang_dir.as_posix()}/ or remove `{lang}` from data/site.yaml")
+            continue
+        files += [(lang, path) for path in _markdown_files(lang_dir)]
+    # Nothing cached (a first build, or new code): parse on every core.
+    workers = min(os.cpu_count() or 1, 8)
+    with contextlib.ExitStack() as stack:
+        own, found = len(files), iter(())
+        if (parallel and not previous and workers > 1 and len(files) >= PARALLEL_MIN_FILES
+                and "fork" in mp.get_all_start_methods()):
+            pool = stack.enter_context(mp.get_context("fork").Pool(workers - 1))
+            # This process parses the first share itself while the workers parse the rest;
+            # then it loads the rest in order, from what they found.
+            own = len(files) // workers
+            rest = [path for _, path in files[own:]]
+            found = pool.imap(_parse_chunk, [rest[start:start + 64] for start in range(0, len(rest), 64)])
+        for index, (lang, path) in enumerate(files):
+            if index == own:  # the workers' share: loaded from what they parsed
+                for chunk in found:
+                    previous.update((str(parsed_path), source) for parsed_path, source in chunk if source is not None)
+            page = _load_page(path, lang, problems, previous, parsed)
+            if page is not None:
+                pages.append(page)
+            else:
+                unreadable.append((lang, path))
+    if dataset is not None:
+        pages.extend(generated_pages(pages, dataset, problems))
+    return Library(tuple(pages), tuple(unreadable))
+
+
+def _markdown_files(folder: Path) -> list[Path]:
+    """Every ``.md`` file under ``folder``, in the order of sorted paths (each folder's entries by
+    name, a subfolder's files where its name sorts), listed with os.scandir: a fifth of the time
+    of sorting ``rglob``'s paths."""
+    found: list[Path] = []
+    with os.scandir(folder) as listing:
+        entries = sorted(listing, key=lambda entry: entry.name)
+    for entry in entries:
+        if entry.is_dir():
+            found += _markdown_files(Path(entry.path))
+        elif entry.name.endswith(".md") and entry.is_file():
+            found.append(Path(entry.path))
+    return found
+
+
+#: Below this many files to parse, forking workers costs more than it saves.
+PARALLEL_MIN_FILES = 500
+
+
+def _parse_chunk(paths: list[Path]) -> list[tuple[Path, ParsedSource | None]]:
+    """In a worker: parse and validate files into content cache entries; a file with any problem
+    is left to the main process, which parses it again and reports its problems in order."""
+    parsed: list[tuple[Path, ParsedSource | None]] = []
+    for path in paths:
+        found: ParsedSources = {}
+        _load_page(path, "", Problems(path.parent), {}, found)
+        parsed.append((path, found.get(str(path))))
+    return parsed
+
+
+def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSources,
+               parsed: ParsedSources | None) -> Page | None:
+    known = previous.get(str(path))
+    state = file_state(path)  # before reading: an edit saved meanwhile shows as a change next time
+    if known is not None and known.state == state:
+        page = _cached_page(path, lang, known)
+        if page is not None:
+            if parsed is not None:
+                parsed[str(path)] = known
+            return page
+    text = read_text(path, problems)
+    if text is None:
+        return None
+    text_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+    page = _cached_page(path, lang, known) if known is not None and known.digest == text_digest else None
+    if page is not None:  # saved again, same text
+        page.__dict__["body"] = text[known.body_offset:]
+        if parsed is not None and state is not None:
+            parsed[str(path)] = known._replace(state=state)
+        return page
+    before = len(problems.items)
+    parts = split_front_matter(text, path, problems)
+    if parts is None:
+        return None
+    meta = validate(PageMeta, parts.front_matter, path, problems)
+    if meta is None:
+        return None
+    page = Page.from_text(path, lang, meta, parts.front_matter, text[parts.body_offset:], parts.body_offset,
+                          parts.body_line)
+    # A page with warnings is not cached: they must be reported again next time.
+    if parsed is not None and state is not None and len(problems.items) == before:
+        parsed[str(path)] = ParsedSource(state, text_digest, page.body_digest, page.translation_hash,
+                                         page.meta_json, meta.model_dump(), parts.front_matter.value, parts.front_matter.text or "",
+                                         parts.body_offset, parts.body_line)
+    return page
+
+
+def _cached_page(path: Path, lang: str, known: ParsedSource) -> Page | None:
+    """The page as the content cache knows it, or None if its fields no longer validate (a
+    cache written by an older version of the schema)."""
+    try:
+        meta = PageMeta.model_validate(known.meta)
+    except ValidationError:
+        return None
+    page = Page(path, lang, meta, YamlDocument(known.front_matter, None, FRONT_MATTER_OFFSET, known.yaml),
+                known.body_offset, known.body_line)
+    page.__dict__["body_digest"] = known.body_digest
+    page.__dict__["translation_hash"] = known.translation_hash
+    page.__dict__["meta_json"] = known.meta_json
+    return page

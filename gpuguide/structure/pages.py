@@ -1,0 +1,205 @@
+"""Pages: Markdown files under ``content/<lang>/`` with YAML front matter, and the pages generated from them.
+
+A page stores only where it came from and what its editor wrote; its URL and output path are
+derived. A generator page (``layout: gpu``, ``comparison``) makes one page per GPU or per pair of
+GPUs, whose ``subject`` says which.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Union
+
+from pydantic import Field
+
+from gpuguide.errors import Problems
+from gpuguide.structure.data import Dataset, Gpu
+from gpuguide.structure.layouts import GENERATOR_LAYOUTS, LAYOUTS, Layout
+from gpuguide.structure.schema import Strict
+from gpuguide.structure.sources import YamlDocument
+
+# A slug is a relative URL path: no `..`, no leading `/`, so no page can be written outside site/.
+# The empty slug is the language's home page.
+Slug = Annotated[str, Field(pattern=r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-9]+)*)*)?$",
+                            description="lower-case letters, digits, dashes and slashes, e.g. `entrainement-llm`")]
+
+#: Hex digits of the hash ``translations --stamp`` writes; a shorter prefix (at least 8) is accepted.
+HASH_LENGTH = 12
+
+
+def body_hash(body: str) -> str:
+    """The hash a translation records of its source: line endings and surrounding blank space do not count.
+
+    >>> body_hash("Texte.\\n") == body_hash("Texte.\\r\\n\\n")
+    True
+    >>> len(body_hash("Texte."))
+    12
+    """
+    normalised = body.replace("\r\n", "\n").strip()
+    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()[:HASH_LENGTH]
+
+
+class ModelColumn(Strict):
+    """A column about one model: ``{id: decode_upper_bound, model: llama-3-1-8b, precision: bf16}``."""
+
+    id: str
+    model: str
+    precision: str
+
+
+class TableSpec(Strict):
+    """Which GPUs a page's comparison table shows, in which order, and which columns."""
+
+    gpus: list[str] = Field(min_length=1)
+    columns: list[str | ModelColumn] = Field(min_length=1)
+
+
+class PageMeta(Strict):
+    """Front matter of a page."""
+
+    title: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    slug: Slug
+    translation_key: str = Field(min_length=1)
+    layout: Layout
+    use_case: str | None = None
+    short_name: str | None = None  # how headings name the use case: "entraînement de LLM"
+    summary: str | None = None  # one line, shown in "other use cases" lists
+    table: TableSpec | None = None
+    table_note: str | None = None  # Markdown (shortcodes allowed) printed under the table
+    chart: str | None = None  # a numeric column of the table, drawn as a bar chart against price
+    draft: bool = False  # a draft is not published; its title and summary may still be listed
+    # On a translation: the start of the hash of the source page's body it was made from (see translations).
+    translated_from: str | None = Field(default=None, pattern=r"^[0-9a-f]{8,64}$",
+                                        description="the hash `python build.py translations --stamp <file>` writes")
+
+
+@dataclass(frozen=True)
+class GpuSubject:
+    """A page generated for one GPU (``layout: gpu``)."""
+
+    gpu: Gpu
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return (self.gpu.id,)
+
+
+@dataclass(frozen=True)
+class PairSubject:
+    """A page generated for a pair of GPUs (``layout: comparison``), the first in dataset order."""
+
+    first: Gpu
+    second: Gpu
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return (self.first.id, self.second.id)
+
+
+Subject = Union[GpuSubject, PairSubject]
+
+
+@dataclass
+class Page:
+    """A page: where it came from and what its editor wrote; its URL and output path are derived."""
+
+    source: Path
+    lang: str
+    meta: PageMeta
+    front_matter: YamlDocument
+    body_offset: int  # where the body starts in the file's text
+    body_line: int  # line of the body's first line in the source file
+    subject: Subject | None = None  # generated pages: the GPU, or the pair of GPUs, the page is about
+
+    @classmethod
+    def from_text(cls, source: Path, lang: str, meta: PageMeta, front_matter: YamlDocument, body: str,
+                  body_offset: int, body_line: int, subject: Subject | None = None) -> "Page":
+        """A page whose body is already read."""
+        page = cls(source, lang, meta, front_matter, body_offset, body_line, subject)
+        page.__dict__["body"] = body  # fills the cached property
+        return page
+
+    @cached_property
+    def body(self) -> str:
+        """The Markdown after the front matter. A page the content cache knows unchanged was loaded
+        without reading its file: the body is read when first needed (to render the page)."""
+        return self.source.read_text(encoding="utf-8").removeprefix("\ufeff")[self.body_offset:]
+
+    @cached_property
+    def body_digest(self) -> str:
+        """What the build cache keys the page's own content with."""
+        return hashlib.blake2b(self.body.encode("utf-8"), digest_size=16).hexdigest()
+
+    @cached_property
+    def meta_json(self) -> str:
+        """The front matter as validated, in JSON: part of what every page's cache key covers."""
+        return self.meta.model_dump_json()
+
+    @cached_property
+    def translation_hash(self) -> str:
+        """The hash a translation of this page records (``translated_from``)."""
+        return body_hash(self.body)
+
+    @cached_property
+    def url(self) -> str:
+        """Site-absolute URL, always a directory: ``/fr/entrainement-llm/``, ``/fr/`` for the home page."""
+        return f"/{self.lang}/{self.meta.slug}/" if self.meta.slug else f"/{self.lang}/"
+
+    @cached_property
+    def output_path(self) -> str:
+        """Where the page is written, relative to site/: ``fr/entrainement-llm/index.html``."""
+        return f"{self.lang}/{self.meta.slug}/index.html" if self.meta.slug else f"{self.lang}/index.html"
+
+    @property
+    def is_generator(self) -> bool:
+        """A pattern for generated pages; itself never published."""
+        return self.meta.layout in GENERATOR_LAYOUTS and self.subject is None
+
+
+def gpu_pairs(gpu_ids: list[str]) -> list[tuple[str, str]]:
+    """Every unordered pair of GPUs once, the first in dataset order: n·(n−1)/2 pairs."""
+    return list(itertools.combinations(gpu_ids, 2))
+
+
+def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> list[Page]:
+    """The pages a generator layout makes: one per GPU (``gpu``), one per pair of GPUs (``comparison``).
+
+    Their title is the pattern page's title with ``{model}`` (or ``{a}`` and ``{b}``) filled in;
+    their translation key is the pattern's key plus the GPU id(s), so translations still pair up.
+    """
+    generated: list[Page] = []
+    for pattern in [page for page in pages if page.is_generator and not page.meta.draft]:
+        meta = pattern.meta
+        records: list[tuple[Subject, dict[str, str]]]
+        if LAYOUTS[meta.layout].generates == "gpu":
+            records = [(GpuSubject(gpu), {"model": gpu.model}) for gpu in dataset.gpus.values()]
+            placeholders = "{model}"
+        else:
+            records = [(PairSubject(dataset.gpus[a], dataset.gpus[b]),
+                        {"a": dataset.gpus[a].model, "b": dataset.gpus[b].model})
+                       for a, b in gpu_pairs(list(dataset.gpus))]
+            placeholders = "{a} and {b}"
+        try:
+            for field in ("title", "description"):
+                getattr(meta, field).format(**records[0][1]) if records else None
+        except (KeyError, IndexError, ValueError) as exc:
+            pos = pattern.front_matter.position((field,))
+            problems.error(pattern.source, pos.line, pos.column, f"`{field}` has an unknown placeholder {exc}",
+                           f"a `{meta.layout}` page can use {placeholders}")
+            continue
+        for subject, names in records:
+            suffix = "-vs-".join(subject.ids)
+            new_meta = meta.model_copy(update={
+                "slug": f"{meta.slug}/{suffix}",
+                "title": meta.title.format(**names),
+                "description": meta.description.format(**names),
+                "translation_key": f"{meta.translation_key}/{suffix}",
+            })
+            generated.append(Page.from_text(pattern.source, pattern.lang, new_meta, pattern.front_matter,
+                                            pattern.body, pattern.body_offset, pattern.body_line, subject))
+    return generated

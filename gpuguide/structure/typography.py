@@ -1,0 +1,51 @@
+"""Typography of a language: rules on plain text (never on HTML), such as French no-break spaces.
+
+French puts a narrow no-break space (U+202F) before ``;``, ``!`` and ``?``, a no-break space
+(U+00A0) before ``:`` and inside « guillemets » (Imprimerie nationale, *Lexique des règles
+typographiques*; the same spaces CLDR gives Babel's French numbers). Editors type an ordinary space
+or none: these rules turn it into the right one, so a line never breaks before the punctuation.
+
+``TYPOGRAPHY`` maps a name (``typography:`` of a language in ``data/site.yaml``) to its rule. The
+Markdown rule (``markdown.typography``) applies it to a page's text tokens; the language applies it
+to its UI strings, and the renderer to each page's title.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+NBSP = "\u00a0"
+NNBSP = "\u202f"
+
+# A run of ordinary spaces (or tabs) before the punctuation; an existing no-break space is kept.
+_BEFORE_HIGH_PUNCTUATION = re.compile(r"[ \t]+([;!?])")
+_BEFORE_COLON = re.compile(r"[ \t]+:")
+# Also at the edge of a text token: « then a figure, a figure then » (shortcodes are their own tokens).
+_AFTER_OPENING_GUILLEMET = re.compile(r"«[ \t]*")
+_BEFORE_CLOSING_GUILLEMET = re.compile(r"[ \t]*»")
+
+
+def french(text: str) -> str:
+    """French spacing: U+202F before ; ! ?, U+00A0 before : and inside « ».
+
+    >>> french("Quoi ? Oui ; non : « peut-être »") == "Quoi\\u202f? Oui\\u202f; non\\u00a0: «\\u00a0peut-être\\u00a0»"
+    True
+    >>> french("10:30, https://example.com/a?b=c") == "10:30, https://example.com/a?b=c"  # no space: untouched
+    True
+    """
+    if not any(char in text for char in ";!?:«»"):
+        return text
+    text = _BEFORE_HIGH_PUNCTUATION.sub(NNBSP + r"\1", text)
+    text = _BEFORE_COLON.sub(NBSP + ":", text)
+    text = _AFTER_OPENING_GUILLEMET.sub("«" + NBSP, text)
+    return _BEFORE_CLOSING_GUILLEMET.sub(NBSP + "»", text)
+
+
+def plain(text: str) -> str:
+    """No rule: the text as written (English and most languages)."""
+    return text
+
+
+#: Typography rules by name, as ``data/site.yaml`` names them.
+TYPOGRAPHY: dict[str, Callable[[str], str]] = {"plain": plain, "french": french}
