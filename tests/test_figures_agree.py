@@ -20,7 +20,6 @@ import pytest
 import yaml
 from lxml import html as lxml_html
 
-from gpuguide.figures import formatting
 
 from gpuguide.figures import sizing
 from gpuguide.structure.data import Dataset, load_dataset

@@ -13,8 +13,9 @@ from slugify import slugify
 
 from gpuguide.structure.data import load_dataset
 from gpuguide.errors import Problems
-from gpuguide.markdown.parser import _plain_text, heading_id, markdown_parser
-from gpuguide.markdown.shortcodes import ShortcodeContext
+from gpuguide.markdown.headings import heading_id
+from gpuguide.markdown.parser import _plain_text, markdown_parser
+from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.structure.sources import split_front_matter
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,47 +4,28 @@
 - ``::: faq`` … ``:::`` holds the FAQ: each heading inside is a question, what follows it the answer.
   The FAQ is returned as data, so the template renders it as an accordion and as JSON-LD.
 - ``{{ name key=value }}`` shortcodes print figures computed by the sizing library (``shortcodes``).
-- Headings get stable ASCII ids (for anchors); tables are wrapped in a focusable scroll region;
-  external links get ``rel="noopener"``; a link to a page's source (``entrainement-llm.md#anchor``)
-  becomes that page's URL, as in MkDocs; every link's source line is kept for the link check.
+- Headings get stable ASCII ids (``headings``); tables are wrapped in a focusable scroll region;
+  links are resolved and located (``links``); the language's typography applies to the text.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
-from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.container import container_plugin
-from slugify import slugify
 
 from gpuguide.errors import Problems
+from gpuguide.markdown.headings import heading_id
+from gpuguide.markdown.links import links_plugin
 from gpuguide.markdown.plain import plain_plugin, plain_text, render_plain_table
 from gpuguide.markdown.shortcodes import shortcodes_plugin
 from gpuguide.markdown.typography import typography_plugin
-
-
-#: python-slugify's own patterns (``slugify._legacy``): characters a slug drops, runs of dashes.
-_DISALLOWED = re.compile(r"[^-a-zA-Z0-9]+")
-_DASHES = re.compile(r"-{2,}")
-
-
-@lru_cache(maxsize=8192)
-def heading_id(text: str) -> str:
-    """``Ce qui compte : entraînement de LLM`` → ``ce-qui-compte-entrainement-de-llm``."""
-    if text.isascii() and not any(char in text for char in "&',"):
-        # What slugify does to such text (nothing to transliterate, no entity, quote or
-        # thousands separator to drop), without its eight passes over it: tests compare the two.
-        return _DASHES.sub("-", _DISALLOWED.sub("-", text.lower())).strip("-") or "section"
-    # An explicit backend: "auto" tries to import the optional ``unidecode`` on every call.
-    return slugify(text, backend="text-unidecode") or "section"
 
 
 def _table_region(tokens: list[Token], idx: int, env: dict) -> str:
@@ -76,63 +57,6 @@ def _wrap_table_close(self: Any, tokens: list[Token], idx: int, options: Any, en
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
-def _source_lines(state: StateCore) -> None:
-    """Give each link its line in the Markdown (``token.meta["line"]``, 0-based within the text).
-
-    Inline children carry no ``map``: count the line breaks before each link in its block.
-    """
-    for block in state.tokens:
-        if block.type != "inline" or not block.map:
-            continue
-        line = block.map[0]
-        for child in block.children or []:
-            if child.type in ("softbreak", "hardbreak"):
-                line += 1
-            elif child.type == "link_open":
-                child.meta["line"] = line
-
-
-def _link_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
-    """External links get ``rel="noopener"``; links to a page's Markdown file become its URL.
-
-    Every link is recorded in ``env["links"]`` with its line, so the link check can point at it.
-    """
-    token = tokens[idx]
-    href = str(token.attrGet("href") or "")
-    line = env.get("line", 1) + token.meta.get("line", 0)
-    parts = urlsplit(href)
-    if href.startswith(("http://", "https://", "//")):
-        token.attrSet("rel", "noopener")
-    elif not parts.scheme and parts.path.endswith(".md") and not parts.path.startswith("/"):
-        resolved = _page_link(unquote(parts.path), parts.fragment, line, env)
-        if resolved is None:
-            line = 0  # reported already: the link check skips it
-        href = resolved or href
-        token.attrSet("href", href)
-    env.setdefault("links", {}).setdefault(href, line)
-    return self.renderToken(tokens, idx, options, env)
-
-
-def _page_link(md_path: str, fragment: str, line: int, env: dict) -> str | None:
-    """``entrainement-llm.md#anchor`` (relative to the page's file) → that page's relative URL.
-
-    None after reporting that no published page comes from that file.
-    """
-    resolve = env.get("resolve_source_link")
-    try:
-        if resolve is None:
-            raise LookupError(None)
-        url = resolve(md_path)
-    except LookupError as exc:
-        if "problems" in env:
-            env["problems"].error(env["source"], line, 1,
-                                  f"link to a Markdown file that is not a published page: `{md_path}`",
-                                  exc.args[0] if exc.args and exc.args[0] else
-                                  "link to a page's .md file, relative to this file (drafts are not published)")
-        return None
-    return f"{url}#{fragment}" if fragment else url
-
-
 def _attr(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
@@ -148,9 +72,8 @@ def markdown_parser(fast: bool = True) -> MarkdownIt:
     md.use(anchors_plugin, min_level=2, max_level=4, slug_func=heading_id)
     md.add_render_rule("table_open", _wrap_table_open)
     md.add_render_rule("table_close", _wrap_table_close)
-    md.core.ruler.push("source_lines", _source_lines)
+    md.use(links_plugin)
     md.use(typography_plugin)  # after the anchors: ids come from the text as written
-    md.add_render_rule("link_open", _link_open)
     return md
 
 

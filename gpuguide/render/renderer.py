@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.markdown.parser import FaqItem, render_body, render_inline
-from gpuguide.markdown.shortcodes import ShortcodeContext
+from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.render.environment import Link, json_ld, make_environment, relative_url
 from gpuguide.render.layouts import CONTEXTS, PageInput
 from gpuguide.render.reads import Read, Reads, tracked_dataset, tracked_language

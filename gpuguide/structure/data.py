@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, Mapping, Sequence, TypeVar
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.schema import Strict, validate

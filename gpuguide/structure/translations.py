@@ -9,15 +9,17 @@ current hash after the translation has been brought up to date.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from gpuguide.structure.library import Library
-from gpuguide.structure.pages import Page, body_hash
+from gpuguide.structure.pages import Page
 from gpuguide.structure.data import Dataset
 from gpuguide.errors import Problems
+
+Status = Literal["up to date", "stale", "unknown freshness", "missing"]
+
 
 @dataclass(frozen=True)
 class TranslationStatus:
