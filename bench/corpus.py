@@ -186,7 +186,7 @@ def write_ours(root: Path, pages: list[SyntheticPage]) -> None:
     shutil.copytree(REPO / "data", root / "data")
     shutil.copytree(REPO / "templates", root / "templates")
     # English pages say which French version they translate, as an editor's would (no warnings).
-    from gpuguide.structure.translations import body_hash
+    from gpuguide.structure.pages import body_hash
 
     sources = {page.translation_key: page.body("ours") for page in pages if page.lang == "fr"}
     for page in pages:

@@ -9,7 +9,8 @@ import pytest
 from conftest import ROOT, copy_project
 from gpuguide.build.pipeline import Options, load
 from gpuguide.project import Project
-from gpuguide.structure.translations import body_hash, translation_statuses
+from gpuguide.structure.pages import body_hash
+from gpuguide.structure.translations import translation_statuses
 from test_bad_input import run_build
 
 EN_PAGE = "content/en/llm-training.md"
