@@ -3,12 +3,33 @@
 
 Every page is made from a seeded random generator keyed by (seed, language, page number), so the
 text of page 42 is the same at N = 1,000 and N = 5,000, on every run, and in all four layouts of the
-corpus. A page has a title and a description, an intro paragraph, three ``##`` sections (one
-paragraph each; the second also holds a pipe table of 10 rows × 8 columns) and a four-question FAQ.
+corpus. The pages look like this site's guides (``content/fr/inference-llm.md``,
+``content/fr/guides/choisir-gpu-deep-learning-llm.md``), not like plain text:
 
-The FAQ is written the way each generator expects it: ours as a ``::: faq`` block of ``###``
-questions, the peers as a plain ``## FAQ`` section of ``###`` questions. Everything else is the
-same Markdown, byte for byte.
+- a title and a description, an intro paragraph, three ``##`` sections (a paragraph each, then
+  sometimes a bulleted list), a four-question FAQ;
+- most paragraphs carry inline markup: ``**bold**``, ``*emphasis*``, ``inline code``, links to
+  other pages of the corpus in the same language and external links (``https://example.com/…``);
+- about half the pages quote figures with our shortcodes (``{{ gpu_figure … }}``,
+  ``{{ decode_upper_bound … }}``, ``{{ model_memory … }}``, ``{{ usable_memory_share }}``…);
+- every page has a 10 × 8 table of GPUs whose cells are formatted (``80 Go``, ``3 350 Go/s``,
+  ``dès 2,88 $US``, a GPU in bold or linked, the interconnect as code), and about half of them a
+  second, smaller table of prose cells.
+
+A page links only to pages numbered below it (one of the 100 before it), so every link resolves
+whatever N is; page 0 links outside the corpus only.
+
+What differs between the four layouts is only what each generator needs to read the same page:
+
+- shortcodes: ours gets ``{{ name key=value }}``; the peers, which have no such shortcodes, get the
+  text our generator prints in their place (``80 Go``, ``≤ 208 tokens/s``), so every generator
+  renders the same text;
+- links to another page of the corpus: ours and MkDocs link the page's Markdown file
+  (``[texte](page-00017.md)``), which both turn into the page's URL and check; Hugo and Eleventy,
+  which write page ``bench/page-00042.md`` to ``bench/page-00042/index.html``, get the relative
+  URL of the other page's folder (``[texte](../page-00017/)``);
+- the FAQ: ours as a ``::: faq`` block of ``###`` questions, the peers as a plain ``## FAQ`` section
+  of ``###`` questions.
 
 Also writes the "real" corpora: a copy of this project (``content/``, ``data/``, ``templates/``) and
 a scaled copy whose ``data/gpus.yaml`` is extended with synthetic GPUs to 100 in total.
@@ -17,6 +38,7 @@ Usage::
 
     python bench/corpus.py --pages 1000 --out /tmp/corpus        # all kinds
     python bench/corpus.py --pages 10 --out /tmp/c --kinds ours,hugo
+    python bench/corpus.py --pages 1000 --stats                  # what the pages contain, no files
 """
 
 from __future__ import annotations
@@ -24,7 +46,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import shutil
+import statistics
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,9 +58,10 @@ sys.path.insert(0, str(REPO))  # for gpuguide.translations.body_hash
 LANGUAGES = ("fr", "en")
 DEFAULT_SEED = 20261129
 KINDS = ("ours", "hugo", "mkdocs", "eleventy", "real", "scaled")
+FLAVOURS = ("ours", "hugo", "mkdocs", "eleventy")  # how a page's Markdown is written for each generator
 
-# Ordinary words of each language; sentences are drawn from them. No Markdown or template syntax
-# (no `{`, `<`, `*`, `_`, `|`) can appear in the text, so every generator reads the same words.
+# Ordinary words of each language; sentences are drawn from them. The words hold no Markdown or
+# template syntax (no `{`, `<`, `*`, `_`, `|`): all the markup is added on purpose, below.
 _WORDS = {
     "fr": ("mémoire bande passante calcul modèle entraînement inférence carte serveur coût prix heure "
            "débit latence précision paramètre couche lot séquence contexte cache réseau nœud grappe "
@@ -59,18 +84,93 @@ _TITLE_WORDS = {
     "fr": ("Guide", "Choisir", "Comparer", "Louer", "Dimensionner", "Optimiser"),
     "en": ("Guide", "Choosing", "Comparing", "Renting", "Sizing", "Optimising"),
 }
-_TABLE_HEADERS = {
-    "fr": ("GPU", "Mémoire (Go)", "Bande passante (Go/s)", "BF16 (TFLOPS)", "FP32 (TFLOPS)",
-           "Puissance (W)", "Année", "Prix ($/h)"),
-    "en": ("GPU", "Memory (GB)", "Bandwidth (GB/s)", "BF16 (TFLOPS)", "FP32 (TFLOPS)",
-           "Power (W)", "Year", "Price ($/h)"),
-}
 _FAQ_HEADING = {"fr": "Questions fréquentes", "en": "Frequently asked questions"}
+
+# Inline markup. Code spans hold commands, flags and formats, as the real guides do.
+_CODE = ("vllm serve", "--tensor-parallel-size 8", "torch.compile", "nvidia-smi", "rocm-smi", "bf16",
+         "fp8", "int4", "max_model_len", "CUDA_VISIBLE_DEVICES", "--quantization awq", "batch_size=32",
+         "flash_attn", "gpu_memory_utilization=0.9", "llama.cpp", "NCCL_P2P_LEVEL=NVL")
+_EXTERNAL = ("docs/vllm/serving", "blog/kv-cache", "datasheets/h100", "guides/quantization",
+             "papers/flash-attention", "pricing", "docs/nccl", "whitepapers/hopper")
+#: Inline markup of a paragraph: how often each kind is drawn.
+_MARKS = (("strong", 5), ("em", 4), ("code", 4), ("page", 5), ("external", 2))
+#: Share of paragraphs with no inline markup at all (as some paragraphs of the real guides).
+_PLAIN_SHARE = 0.12
+#: Share of pages that quote figures with shortcodes, and chance that a paragraph of such a page has one.
+_SHORTCODE_PAGES = 0.5
+_SHORTCODE_PER_PARAGRAPH = 0.4
+#: How far back a link to another page of the corpus may point: it always points to a lower number.
+_LINK_WINDOW = 100
+
+# Shortcodes (see README "Shortcodes"; ids from data/gpus.yaml and data/models.yaml): what our
+# generator prints for each, in French and in English (checked against it when this was written;
+# the peers get this text), and a clause of a sentence that quotes it, in each language.
+_SHORTCODES = (
+    ("usable_memory_share", ("80\u00a0%", "80%"),
+     ("en comptant {} de la mémoire", "counting {} of the memory")),
+    ("gpu_figure gpu=h100-sxm column=memory", ("80\u202fGo", "80 GB"),
+     ("soit {} sur une H100 SXM", "that is {} on an H100 SXM")),
+    ("gpu_figure gpu=h200 column=memory", ("141\u202fGo", "141 GB"),
+     ("soit {} sur une H200", "that is {} on an H200")),
+    ("gpu_figure gpu=l40s column=memory", ("48\u202fGo", "48 GB"),
+     ("soit {} sur une L40S", "that is {} on an L40S")),
+    ("gpu_figure gpu=mi300x column=memory", ("192\u202fGo", "192 GB"),
+     ("soit {} sur une MI300X", "that is {} on an MI300X")),
+    ("gpu_figure gpu=h100-sxm column=bandwidth", ("3\u202f350\u202fGo/s", "3,350 GB/s"),
+     ("avec {} de bande passante", "with {} of bandwidth")),
+    ("gpu_figure gpu=l4 column=bandwidth", ("300\u202fGo/s", "300 GB/s"),
+     ("contre {} sur une L4", "against {} on an L4")),
+    ("gpu_figure gpu=h100-sxm column=bf16", ("989\u202fTFLOPS", "989 TFLOPS"),
+     ("pour {} en BF16", "for {} in BF16")),
+    ("gpu_figure gpu=h100-sxm column=price", ("dès 2,88\u00a0$US", "from $2.88"),
+     ("une H100 SXM se loue {} de l’heure", "an H100 SXM rents {} an hour")),
+    ("gpu_figure gpu=a100-sxm column=price", ("dès 1,79\u00a0$US", "from $1.79"),
+     ("une A100 SXM se loue {} de l’heure", "an A100 SXM rents {} an hour")),
+    ("decode_upper_bound gpu=h100-sxm model=llama-3-1-8b precision=bf16", ("≤ 208 tokens/s", "≤ 208 tokens/s"),
+     ("jusqu’à {} sur une H100 SXM", "up to {} on an H100 SXM")),
+    ("decode_upper_bound gpu=l4 model=llama-3-1-8b precision=bf16", ("≤ 18 tokens/s", "≤ 18 tokens/s"),
+     ("jusqu’à {} sur une L4", "up to {} on an L4")),
+    ("decode_upper_bound gpu=h200 model=llama-3-1-8b precision=fp8", ("≤ 597 tokens/s", "≤ 597 tokens/s"),
+     ("jusqu’à {} en FP8 sur une H200", "up to {} in FP8 on an H200")),
+    ("model_memory model=llama-3-70b precision=bf16", ("144\u202fGo", "144 GB"),
+     ("car Llama 3 70B demande {} en BF16", "as Llama 3 70B needs {} in BF16")),
+    ("model_memory model=llama-3-1-8b precision=bf16", ("18\u202fGo", "18 GB"),
+     ("car Llama 3.1 8B demande {} en BF16", "as Llama 3.1 8B needs {} in BF16")),
+    ("model_memory model=qwen3-32b precision=fp8", ("35\u202fGo", "35 GB"),
+     ("car Qwen3 32B demande {} en FP8", "as Qwen3 32B needs {} in FP8")),
+    ("memory_share model=gpt-oss-120b precision=native gpu=h100-sxm", ("82\u00a0%", "82%"),
+     ("gpt-oss-120b en occupant {}", "gpt-oss-120b filling {} of it")),
+    ("ratio a=h100-sxm b=a100-sxm column=bf16", ("3,2", "3.2"),
+     ("soit {} fois le débit de l’A100", "or {} times the A100 throughput")),
+    ('memory_range gpus="rtx-4090,rtx-5090"', ("24 à 32\u202fGo", "24 to 32 GB"),
+     ("de {} sur les cartes GeForce", "from {} on GeForce cards")),
+)
+_PRINTS = {code: dict(zip(LANGUAGES, prints)) for code, prints, _ in _SHORTCODES}
+
+_GPU_HEADERS = {
+    "fr": ("GPU", "Mémoire", "Bande passante", "BF16", "FP8", "Liaison", "Année", "Prix à l’heure"),
+    "en": ("GPU", "Memory", "Bandwidth", "BF16", "FP8", "Interconnect", "Year", "Price per hour"),
+}
+_PROSE_HEADERS = {
+    "fr": ("Critère", "Ce qui compte", "Exemple", "À retenir"),
+    "en": ("Criterion", "What matters", "Example", "Takeaway"),
+}
+_UNITS = {"fr": {"memory": "Go", "bandwidth": "Go/s", "unsupported": "Non pris en charge",
+                 "no_offer": "Aucune offre"},
+          "en": {"memory": "GB", "bandwidth": "GB/s", "unsupported": "Not supported",
+                 "no_offer": "No offer"}}
+_LINKS = ("NVLink", "NVSwitch", "PCIe", "Infinity Fabric")
+
+_SHORTCODE_RE = re.compile(r"\{\{ (.+?) \}\}")
+_PAGE_LINK_RE = re.compile(r"\]\((page-\d{5})\.md\)")
 
 
 @dataclass(frozen=True)
 class SyntheticPage:
-    """One page of the corpus, in one language; ``number`` pairs the translations."""
+    """One page of the corpus, in one language; ``number`` pairs the translations.
+
+    The text is held as written for our generator; ``body(flavour)`` writes it for each generator.
+    """
 
     number: int
     lang: str
@@ -92,12 +192,14 @@ class SyntheticPage:
     def translation_key(self) -> str:
         return f"bench/{self.name}"
 
-    def body(self, faq_style: str) -> str:
-        """The Markdown after the front matter; ``faq_style`` is ``ours`` or ``plain``."""
+    def body(self, flavour: str) -> str:
+        """The Markdown after the front matter, for ``flavour``: ``ours``, ``hugo``, ``mkdocs`` or ``eleventy``."""
+        if flavour not in FLAVOURS:
+            raise ValueError(f"unknown flavour {flavour!r}: use {', '.join(FLAVOURS)}")
         parts = [self.intro, ""]
         for heading, text in self.sections:
             parts += [f"## {heading}", "", text, ""]
-        if faq_style == "ours":
+        if flavour == "ours":
             parts.append("::: faq")
             for question, answer in self.faq:
                 parts += [f"### {question}", "", answer, ""]
@@ -106,35 +208,139 @@ class SyntheticPage:
             parts += [f"## {_FAQ_HEADING[self.lang]}", ""]
             for question, answer in self.faq:
                 parts += [f"### {question}", "", answer, ""]
-        return "\n".join(parts).rstrip("\n") + "\n"
+        text = "\n".join(parts).rstrip("\n") + "\n"
+        if flavour != "ours":
+            text = _SHORTCODE_RE.sub(lambda match: _PRINTS[match.group(1)][self.lang], text)
+        if flavour in ("hugo", "eleventy"):
+            text = _PAGE_LINK_RE.sub(r"](../\1/)", text)
+        return text
 
 
-def _sentence(rng: random.Random, lang: str, low: int = 10, high: int = 18) -> str:
+def _words(rng: random.Random, lang: str, low: int, high: int) -> list[str]:
     words = [rng.choice(_WORDS[lang]) for _ in range(rng.randint(low, high))]
     if rng.random() < 0.4:  # a figure now and then, as in the real guides
         words.insert(rng.randrange(len(words)), f"{rng.randint(2, 999)}")
     words[0] = words[0].capitalize()
-    return " ".join(words) + "."
+    return words
 
 
-def _paragraph(rng: random.Random, lang: str) -> str:
-    return " ".join(_sentence(rng, lang) for _ in range(rng.randint(4, 6)))
+def _sentence(rng: random.Random, lang: str, low: int = 10, high: int = 18) -> str:
+    """A sentence without markup (titles, descriptions, headings, questions)."""
+    return " ".join(_words(rng, lang, low, high)) + "."
 
 
-def _table(rng: random.Random, lang: str) -> str:
-    headers = _TABLE_HEADERS[lang]
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    decimal = "," if lang == "fr" else "."
-    for row in range(10):
-        cells = [f"GPU {rng.choice('ABHLMRT')}{rng.randint(10, 999)}",
-                 str(rng.choice((16, 24, 32, 48, 80, 96, 141, 192))),
-                 str(rng.randint(400, 8000)),
-                 f"{rng.randint(20, 2500)}{decimal}{rng.randint(0, 9)}",
-                 f"{rng.randint(10, 160)}{decimal}{rng.randint(0, 9)}",
-                 str(rng.choice((250, 300, 350, 450, 700, 1000))),
+def _page_target(rng: random.Random, number: int) -> str | None:
+    """Another page of the corpus for page ``number`` to link to: one of the ``_LINK_WINDOW`` pages
+    before it, so it exists whatever N is (None for page 0, which has none before it)."""
+    if number == 0:
+        return None
+    return f"page-{rng.randrange(max(0, number - _LINK_WINDOW), number):05d}.md"
+
+
+def _link(rng: random.Random, text: str, number: int, kind: str) -> str:
+    target = _page_target(rng, number) if kind == "page" else None
+    if target is None:
+        target = f"https://example.com/{rng.choice(_EXTERNAL)}"
+    return f"[{text}]({target})"
+
+
+def _mark(rng: random.Random, words: list[str], number: int) -> None:
+    """Put one piece of inline markup into the sentence ``words`` (in place)."""
+    kind = rng.choices([k for k, _ in _MARKS], [w for _, w in _MARKS])[0]
+    if kind == "code":
+        words.insert(rng.randint(1, len(words)), f"`{rng.choice(_CODE)}`")
+        return
+    length = min(len(words), rng.randint(1, 2) if kind in ("strong", "em") else rng.randint(2, 4))
+    start = rng.randrange(len(words) - length + 1)
+    span = " ".join(words[start:start + length])
+    if kind == "strong":
+        marked = f"**{span}**"
+    elif kind == "em":
+        marked = f"*{span}*"
+    else:
+        marked = _link(rng, span, number, kind)
+    words[start:start + length] = [marked]
+
+
+def _shortcode_clause(rng: random.Random, lang: str) -> str:
+    code, _, clauses = rng.choice(_SHORTCODES)
+    return clauses[LANGUAGES.index(lang)].format(f"{{{{ {code} }}}}")
+
+
+def _prose(rng: random.Random, lang: str, number: int, shortcodes: bool, sentences: int,
+           low: int = 9, high: int = 16) -> list[str]:
+    """``sentences`` sentences, most of them with markup; with ``shortcodes``, sometimes a figure quoted
+    by a shortcode. Returned one by one, without their full stops."""
+    drawn = [_words(rng, lang, low, high) for _ in range(sentences)]
+    marks = 0 if rng.random() < _PLAIN_SHARE else rng.randint(1, min(3, sentences))
+    for index in rng.sample(range(sentences), marks):
+        _mark(rng, drawn[index], number)
+    texts = [" ".join(words) for words in drawn]
+    if shortcodes and rng.random() < _SHORTCODE_PER_PARAGRAPH:
+        index = rng.randrange(sentences)
+        texts[index] += ", " + _shortcode_clause(rng, lang)
+    return texts
+
+
+def _paragraph(rng: random.Random, lang: str, number: int, shortcodes: bool, low: int = 3, high: int = 5) -> str:
+    return " ".join(text + "." for text in _prose(rng, lang, number, shortcodes, rng.randint(low, high)))
+
+
+def _bullets(rng: random.Random, lang: str, number: int, shortcodes: bool) -> str:
+    """A bulleted list, its items ending as in the real guides (``;`` then ``.`` in French)."""
+    items = _prose(rng, lang, number, shortcodes, rng.randint(3, 5), 5, 9)
+    if lang == "fr":
+        return "\n".join(f"- {item[0].lower()}{item[1:]} ;" if i < len(items) - 1 else f"- {item[0].lower()}{item[1:]}."
+                         for i, item in enumerate(items))
+    return "\n".join(f"- {item}." for item in items)
+
+
+def _thousands(value: int, lang: str) -> str:
+    return f"{value:,}".replace(",", " " if lang == "fr" else ",")
+
+
+def _gpu_table(rng: random.Random, lang: str, number: int) -> str:
+    """10 GPUs × 8 columns, cells formatted as the site's tables are (units, bold, links, code)."""
+    units = _UNITS[lang]
+    headers = _GPU_HEADERS[lang]
+    lines = ["| " + " | ".join(headers) + " |", "|---|" + "---:|" * 4 + "---|---:|---:|"]
+    for _ in range(10):
+        name = f"GPU {rng.choice('ABHLMRT')}{rng.randint(10, 999)}"
+        style = rng.random()
+        if style < 0.2:
+            name = f"**{name}**"
+        elif style < 0.4:
+            name = _link(rng, name, number, "page")
+        bf16 = rng.randint(20, 2500)
+        fp8 = units["unsupported"] if rng.random() < 0.2 else f"{_thousands(2 * bf16, lang)} TFLOPS"
+        if rng.random() < 0.15:
+            price = units["no_offer"]
+        else:
+            dollars, cents = rng.randint(0, 9), rng.randint(10, 99)
+            price = f"dès {dollars},{cents} $US" if lang == "fr" else f"from ${dollars}.{cents}"
+            if rng.random() < 0.2:
+                price = f"**{price}**"  # the cheapest, marked as the site marks the better value
+        cells = [name,
+                 f"{rng.choice((16, 24, 32, 48, 80, 96, 141, 192))} {units['memory']}",
+                 f"{_thousands(rng.randint(400, 8000), lang)} {units['bandwidth']}",
+                 f"{_thousands(bf16, lang)} TFLOPS",
+                 fp8,
+                 f"`{rng.choice(_LINKS)}`",
                  str(rng.randint(2018, 2026)),
-                 f"{rng.randint(0, 9)}{decimal}{rng.randint(10, 99)}"]
+                 price]
         lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _prose_table(rng: random.Random, lang: str, number: int, shortcodes: bool) -> str:
+    """A few rows × 4 columns of short prose cells, like the guides' comparison tables."""
+    lines = ["| " + " | ".join(_PROSE_HEADERS[lang]) + " |", "|---|---|---|---|"]
+    for _ in range(rng.randint(3, 4)):
+        criterion = f"**{' '.join(_words(rng, lang, 1, 2))}**"
+        matters, takeaway = _prose(rng, lang, number, shortcodes, 2, 4, 8)
+        example = (f"`{rng.choice(_CODE)}`" if rng.random() < 0.5 else
+                   f"{rng.choice((16, 24, 48, 80, 141, 192))} {_UNITS[lang]['memory']}")
+        lines.append(f"| {criterion} | {matters} | {example} | {takeaway} |")
     return "\n".join(lines)
 
 
@@ -143,18 +349,25 @@ def make_page(number: int, lang: str, seed: int = DEFAULT_SEED) -> SyntheticPage
     rng = random.Random(f"{seed}/{lang}/{number}")
     title = f"{rng.choice(_TITLE_WORDS[lang])} {number}: " + _sentence(rng, lang, 4, 7).rstrip(".")
     description = _sentence(rng, lang, 14, 22)
-    intro = _paragraph(rng, lang)
+    shortcodes = rng.random() < _SHORTCODE_PAGES
+    intro = _paragraph(rng, lang, number, shortcodes)
+    prose_table_in = rng.randrange(4)  # section 0 or 2 holds a second table; 1 or 3: none
     sections = []
     for index in range(3):
         heading = _sentence(rng, lang, 3, 5).rstrip(".")
-        text = _paragraph(rng, lang)
+        blocks = [_paragraph(rng, lang, number, shortcodes)]
+        if rng.random() < 0.35:
+            blocks.append(_bullets(rng, lang, number, shortcodes))
         if index == 1:
-            text += "\n\n" + _table(rng, lang)
-        sections.append((heading, text))
-    faq = tuple((_sentence(rng, lang, 6, 10).rstrip(".") + " ?" if lang == "fr" else
-                 _sentence(rng, lang, 6, 10).rstrip(".") + "?",
-                 " ".join(_sentence(rng, lang) for _ in range(2))) for _ in range(4))
-    return SyntheticPage(number, lang, title, description, intro, tuple(sections), faq)
+            blocks.append(_gpu_table(rng, lang, number))
+        elif index == prose_table_in:
+            blocks.append(_prose_table(rng, lang, number, shortcodes))
+        sections.append((heading, "\n\n".join(blocks)))
+    faq = []
+    for _ in range(4):
+        question = _sentence(rng, lang, 6, 10).rstrip(".") + (" ?" if lang == "fr" else "?")
+        faq.append((question, _paragraph(rng, lang, number, shortcodes, 2, 2)))
+    return SyntheticPage(number, lang, title, description, intro, tuple(sections), tuple(faq))
 
 
 def make_pages(count: int, seed: int = DEFAULT_SEED) -> list[SyntheticPage]:
@@ -267,7 +480,7 @@ def write_hugo(root: Path, pages: list[SyntheticPage]) -> None:
     for page in pages:
         front = "\n".join(["---", f"title: {_yaml_string(page.title)}",
                            f"description: {_yaml_string(page.description)}", "---"])
-        _write(root / "content" / page.lang / "bench" / f"{page.name}.md", front + "\n" + page.body("plain"))
+        _write(root / "content" / page.lang / "bench" / f"{page.name}.md", front + "\n" + page.body("hugo"))
 
 
 # --- MkDocs ---------------------------------------------------------------------------------------
@@ -292,7 +505,7 @@ def write_mkdocs(root: Path, pages: list[SyntheticPage]) -> None:
         front = "\n".join(["---", f"title: {_yaml_string(page.title)}",
                            f"description: {_yaml_string(page.description)}", "---"])
         _write(root / "docs" / page.lang / "bench" / f"{page.name}.md",
-               front + "\n\n" + page.body("plain"))
+               front + "\n\n" + page.body("mkdocs"))
 
 
 # --- Eleventy -------------------------------------------------------------------------------------
@@ -336,7 +549,7 @@ def write_eleventy(root: Path, pages: list[SyntheticPage]) -> None:
     for page in pages:
         front = "\n".join(["---", f"title: {_yaml_string(page.title)}",
                            f"description: {_yaml_string(page.description)}", "---"])
-        _write(root / page.lang / "bench" / f"{page.name}.md", front + "\n" + page.body("plain"))
+        _write(root / page.lang / "bench" / f"{page.name}.md", front + "\n" + page.body("eleventy"))
 
 
 # --- the real site, as is and scaled --------------------------------------------------------------
@@ -438,6 +651,45 @@ def write_scaled(root: Path, total_gpus: int = 100, seed: int = DEFAULT_SEED) ->
     return added
 
 
+_INLINE_MARKUP_RE = re.compile(r"\*|`|\]\(")
+
+
+def describe(pages: list[SyntheticPage]) -> dict:
+    """What the pages hold, on average: sizes per flavour, paragraphs with inline markup, shortcodes,
+    links, tables, lists (``--stats``; for the README and for checking a change to the corpus)."""
+    paragraphs = marked = marked_or_shortcode = 0
+    counts = {"shortcodes": 0, "page_links": 0, "external_links": 0, "tables": 0, "lists": 0}
+    with_shortcodes = 0
+    for page in pages:
+        text = page.body("ours")
+        for block in text.split("\n\n"):
+            block = block.strip()
+            if block.startswith("|"):
+                counts["tables"] += 1
+            elif block.startswith("- "):
+                counts["lists"] += 1
+            elif block and not block.startswith(("#", ":::")):
+                paragraphs += 1
+                marked += bool(_INLINE_MARKUP_RE.search(block))
+                marked_or_shortcode += bool(_INLINE_MARKUP_RE.search(block) or "{{" in block)
+        found = len(_SHORTCODE_RE.findall(text))
+        counts["shortcodes"] += found
+        with_shortcodes += found > 0
+        counts["page_links"] += len(_PAGE_LINK_RE.findall(text))
+        counts["external_links"] += text.count("](https://")
+    count = len(pages) or 1
+    return {
+        "pages": len(pages),
+        "mean_body_bytes": {flavour: round(statistics.mean(len(page.body(flavour).encode("utf-8")) for page in pages))
+                            for flavour in FLAVOURS} if pages else {},
+        "paragraphs_per_page": paragraphs / count,
+        "paragraphs_with_inline_markup": marked / (paragraphs or 1),
+        "paragraphs_with_inline_markup_or_shortcode": marked_or_shortcode / (paragraphs or 1),
+        "pages_with_shortcodes": with_shortcodes / count,
+        **{f"{name}_per_page": value / count for name, value in counts.items()},
+    }
+
+
 WRITERS = {"ours": write_ours, "hugo": write_hugo, "mkdocs": write_mkdocs, "eleventy": write_eleventy}
 
 
@@ -462,10 +714,17 @@ def write_corpus(out: Path, pages_per_language: int, kinds: list[str], seed: int
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=1000, help="pages per language (default 1000)")
-    parser.add_argument("--out", type=Path, required=True, help="folder to write <kind>/ folders into")
+    parser.add_argument("--out", type=Path, help="folder to write <kind>/ folders into")
     parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, from: {', '.join(KINDS)}")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--stats", action="store_true", help="print what the pages contain (JSON); no --out needed")
     args = parser.parse_args(argv)
+    if args.stats:
+        print(json.dumps(describe(make_pages(args.pages, args.seed)), indent=2))
+        if args.out is None:
+            return 0
+    if args.out is None:
+        parser.error("--out is required (unless --stats)")
     kinds = [kind for kind in args.kinds.split(",") if kind]
     for kind, folder in write_corpus(args.out, args.pages, kinds, args.seed).items():
         print(f"{kind}: {folder}")

@@ -372,6 +372,15 @@ def report(results: dict) -> str:
              f"{results['machine']['memory_gib']:.0f} GiB; runs per size: {results['runs']} (median shown); "
              "each build starts after `sync`.", "",
              "Versions: " + ", ".join(f"{k} {v}" for k, v in results["versions"].items()), ""]
+    pages = results.get("corpus")
+    if pages:  # results written before the corpus was made realistic have none
+        lines += [f"Corpus (`bench/corpus.py`, seed {results.get('seed', corpus.DEFAULT_SEED)}): Markdown body of "
+                  f"{pages['mean_body_bytes']['ours']:,} bytes on average (ours), "
+                  f"{100 * pages['paragraphs_with_inline_markup']:.0f} % of paragraphs with inline markup, "
+                  f"{pages['shortcodes_per_page']:.1f} shortcodes per page (in "
+                  f"{100 * pages['pages_with_shortcodes']:.0f} % of pages), "
+                  f"{pages['page_links_per_page']:.1f} links to other pages and {pages['tables_per_page']:.1f} "
+                  "tables per page.", ""]
     for size_result in results["sizes"]:
         size = size_result["size"]
         gens = size_result["generators"]
@@ -494,7 +503,11 @@ def main(argv: list[str] | None = None) -> int:
     stamp = dt.datetime.now(dt.timezone.utc)
     logs = args.work / "logs"
     results: dict = {"date": stamp.strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
-                     "versions": versions(), "runs": args.runs, "sizes": []}
+                     "versions": versions(), "runs": args.runs, "sizes": [],
+                     # what the synthetic pages hold (inline markup, shortcodes, links, tables), on
+                     # average over the pages of the smallest size
+                     "seed": corpus.DEFAULT_SEED,
+                     "corpus": corpus.describe(corpus.make_pages(min(sizes))) if sizes else None}
     args.results.mkdir(parents=True, exist_ok=True)
     target = args.results / f"{stamp.strftime('%Y-%m-%d')}.json"
 
