@@ -393,11 +393,34 @@ def _fresh(root: Path) -> Path:
 
 # --- ours -----------------------------------------------------------------------------------------
 
+#: The GPUs the corpus's shortcodes name: the benchmark site keeps only them, so the pages the
+#: generator makes per GPU and per pair (8 + 28 per language) stay a small share of the build.
+BENCH_GPUS = ("a100-sxm", "h100-sxm", "h200", "l4", "l40s", "mi300x", "rtx-4090", "rtx-5090")
+#: The layouts the site requires (the renderer links to them from every page): copied from the real site.
+RESERVED_LAYOUTS = ("home", "catalogue", "gpu", "comparisons", "comparison", "guides", "methodology", "search",
+                    "not_found")
+
+
 def write_ours(root: Path, pages: list[SyntheticPage]) -> None:
-    """A project folder for ``build.py --root``: the synthetic guides plus the real data and templates."""
+    """A project folder for ``build.py --root``: the synthetic guides, the real site's reserved pages
+    (home, catalogue, search…), its templates, and its data reduced to the GPUs the corpus names."""
+    import yaml  # the generator's own dependency
+
     _fresh(root)
     shutil.copytree(REPO / "data", root / "data")
+    gpus = yaml.safe_load((REPO / "data" / "gpus.yaml").read_text(encoding="utf-8"))
+    gpus["gpus"] = [gpu for gpu in gpus["gpus"] if gpu["id"] in BENCH_GPUS]
+    _write(root / "data" / "gpus.yaml", yaml.safe_dump(gpus, allow_unicode=True, sort_keys=False))
+    prices = yaml.safe_load((REPO / "data" / "prices.yaml").read_text(encoding="utf-8"))
+    prices["usd_per_gpu_hour"] = {gpu: price for gpu, price in prices["usd_per_gpu_hour"].items() if gpu in BENCH_GPUS}
+    _write(root / "data" / "prices.yaml", yaml.safe_dump(prices, allow_unicode=True, sort_keys=False))
     shutil.copytree(REPO / "templates", root / "templates")
+    for lang in LANGUAGES:
+        for source in sorted((REPO / "content" / lang).glob("*.md")):
+            text = source.read_text(encoding="utf-8")
+            layout = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("layout:")), "")
+            if layout in RESERVED_LAYOUTS:
+                _write(root / "content" / lang / source.name, text)
     # English pages say which French version they translate, as an editor's would (no warnings).
     from gpuguide.structure.pages import body_hash
 
