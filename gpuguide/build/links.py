@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -34,8 +35,8 @@ _LINKS = etree.XPath("//a/@href | //link/@href | //img/@src | //script/@src", sm
 def parse_page(html: str | bytes) -> ParsedPage:
     """The ids a page defines and the links it makes, from its text or its UTF-8 bytes."""
     root = etree.fromstring(html.encode("utf-8") if isinstance(html, str) else html, _PARSER)
-    ids = {str(value) for value in _IDS(root)}
-    return ParsedPage(ids, _LINKS(root))
+    ids = {str(value) for value in cast(list[str], _IDS(root))}
+    return ParsedPage(ids, cast(list[str], _LINKS(root)))
 
 
 # Pages share most of their links (menus, stylesheet, scripts): split each address once.

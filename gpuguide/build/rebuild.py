@@ -70,7 +70,7 @@ def digest(*parts: Any) -> str:
 
 @lru_cache(maxsize=1)
 def library_versions() -> tuple[tuple[str, str | None], ...]:
-    versions = []
+    versions: list[tuple[str, str | None]] = []
     for name in LIBRARIES:
         try:
             versions.append((name, metadata.version(name)))

@@ -6,6 +6,8 @@ pages) from the translation map, so every alternate is a page that was built.
 
 from __future__ import annotations
 
+from typing import Any
+
 from lxml import etree as ET
 
 from gpuguide.structure.library import Library
@@ -16,7 +18,8 @@ XHTML_NS = "http://www.w3.org/1999/xhtml"
 
 def sitemap_xml(library: Library, base_url: str, default_language: str) -> str:
     """One ``<url>`` per published, indexable page, with ``hreflang`` alternates and ``x-default``."""
-    root = ET.Element(f"{{{SITEMAP_NS}}}urlset", nsmap={None: SITEMAP_NS, "xhtml": XHTML_NS})
+    namespaces: dict[Any, str] = {None: SITEMAP_NS, "xhtml": XHTML_NS}  # None: the default namespace
+    root = ET.Element(f"{{{SITEMAP_NS}}}urlset", nsmap=namespaces)
     base = base_url.rstrip("/")
     pages = sorted((p for p in library.published if p.meta.layout != "not_found"), key=lambda p: p.url)
     for page in pages:

@@ -114,7 +114,7 @@ def form_factor_text(gpu: Gpu, language: Language) -> str | None:
     form = gpu.form_factor
     if form is None:
         return None
-    parts = [form.module]
+    parts: list[str] = [form.module]
     if form.slots is not None:
         parts.append(language.ui(f"form_factor_slots_{form.slots}"))
     if form.low_profile:
@@ -211,7 +211,7 @@ def _decode_upper_bound(dataset: Dataset, model: str, precision: str) -> Column:
 
 def _diffusion_fits(dataset: Dataset, model: str, precision: str) -> Column:
     diffusion = dataset.diffusion_models[model]
-    need = (diffusion.memory_gb or {}).get(precision)
+    need = diffusion.documented_memory_gb(precision)
 
     def value(gpu: Gpu, price: Price | None) -> bool | None:
         return sizing.diffusion_fits(gpu.memory_gb, need)

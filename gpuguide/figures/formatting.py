@@ -37,7 +37,9 @@ def memory_gb(value: float, locale: str) -> str:
 @lru_cache(maxsize=4096)
 def bandwidth_gbs(value: float, locale: str) -> str:
     """``6 000 Go/s`` / ``6,000 GB/s``."""
-    return format_compound_unit(_decimal(value), "gigabyte", denominator_unit="second", length="short", locale=locale)
+    text = format_compound_unit(_decimal(value), "gigabyte", denominator_unit="second", length="short", locale=locale)
+    assert text is not None  # None only for units CLDR lacks
+    return text
 
 
 @lru_cache(maxsize=4096)

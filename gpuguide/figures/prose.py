@@ -249,7 +249,7 @@ def diffusion_memory(ctx: ShortcodeContext, model: str, precision: str) -> str:
     if model not in models:
         hint = did_you_mean(model, models)
         raise ShortcodeError(f"unknown model `{model}`" + (f"; {hint}" if hint else "; use an id from data/models.yaml"))
-    value = models[model].memory_gb.get(_precision(precision, ("bf16", "fp8")))
+    value = models[model].documented_memory_gb(_precision(precision, ("bf16", "fp8")))
     return ctx.ui("not_published") if value is None else formatting.memory_gb(value, ctx.locale)
 
 

@@ -31,10 +31,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Real
+from decimal import Decimal
 from typing import Iterable, Literal
 
 GB = 10**9
+
+#: A figure as the data gives it (YAML numbers) or as sizing computes it (exact fractions).
+Real = int | float | Fraction | Decimal
 
 
 class Absent(enum.Enum):
@@ -143,7 +146,7 @@ def exact(value: Real | str) -> Fraction:
     >>> exact(0.1)
     Fraction(1, 10)
     """
-    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)  # type: ignore[arg-type]
+    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
 
 
 def weight_bytes(precision: str) -> Fraction:

@@ -67,8 +67,10 @@ class TrackedMapping(Mapping[str, Value]):
 
 def tracked_dataset(dataset: Dataset, reads: Reads) -> Dataset:
     """A view of ``dataset`` whose tables note into ``reads`` what is read of them."""
-    return dataclasses.replace(dataset, **{name: TrackedMapping(name, getattr(dataset, name), reads)
-                                           for name in TRACKED_TABLES})
+    return dataclasses.replace(dataset, gpus=TrackedMapping("gpus", dataset.gpus, reads),
+                               prices=TrackedMapping("prices", dataset.prices, reads),
+                               llm_models=TrackedMapping("llm_models", dataset.llm_models, reads),
+                               diffusion_models=TrackedMapping("diffusion_models", dataset.diffusion_models, reads))
 
 
 def tracked_language(language: Language, reads: Reads) -> Language:

@@ -57,7 +57,7 @@ class PageRenderer:
 
     def render(self, page: Page) -> PageOutput:
         """The page's HTML, or None after reporting a problem in its content or in a template."""
-        reads, link_lines = Reads(), {}
+        reads, link_lines = Reads(), dict[str, int]()
         html: str | None = None
         try:
             context = self._context(page, reads, link_lines)

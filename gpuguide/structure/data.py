@@ -181,6 +181,10 @@ class DiffusionModel(Strict):
     source: SourceUrl
     notes: str | None = None
 
+    def documented_memory_gb(self, precision: str) -> float | None:
+        """The memory the source documents at ``precision`` ("bf16", "fp8"), None if it gives none."""
+        return next((memory for key, memory in self.memory_gb.items() if key == precision), None)
+
     @model_validator(mode="after")
     def _figures_are_explained(self) -> "DiffusionModel":
         if self.memory_gb and not self.memory_includes:
@@ -351,12 +355,12 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
 
     gpu_doc = _load(files["gpus"], problems)
     gpu_file = validate(GpuFile, gpu_doc, files["gpus"], problems) if gpu_doc else None
-    gpus = _by_id(gpu_file.gpus, gpu_doc, "gpus", files["gpus"], problems, "GPU") if gpu_file else {}
+    gpus = _by_id(gpu_file.gpus, gpu_doc, "gpus", files["gpus"], problems, "GPU") if gpu_file and gpu_doc else {}
 
     price_doc = _load(files["prices"], problems)
     price_file = validate(PriceFile, price_doc, files["prices"], problems) if price_doc else None
     prices: dict[str, Price] = {}
-    if price_file:
+    if price_file and price_doc:
         for gpu_id, usd in price_file.usd_per_gpu_hour.items():
             if gpus and gpu_id not in gpus:
                 pos = price_doc.position(("usd_per_gpu_hour", gpu_id))
@@ -370,20 +374,20 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
     model_doc = _load(files["models"], problems)
     model_file = validate(ModelFile, model_doc, files["models"], problems) if model_doc else None
     llm_models = (_by_id(model_file.llm_models, model_doc, "llm_models", files["models"], problems, "model")
-                  if model_file else {})
+                  if model_file and model_doc else {})
     diffusion_models = (_by_id(model_file.diffusion_models, model_doc, "diffusion_models", files["models"],
-                               problems, "model") if model_file else {})
+                               problems, "model") if model_file and model_doc else {})
 
     anchor_doc = _load(files["anchors"], problems)
     anchor_file = validate(AnchorFile, anchor_doc, files["anchors"], problems) if anchor_doc else None
-    if anchor_file and model_file:
+    if anchor_file and anchor_doc and model_file:
         for index, anchor in enumerate(anchor_file.anchors):
             if anchor.model is not None and anchor.model not in llm_models:
                 pos = anchor_doc.position(("anchors", index, "model"))
                 problems.error(files["anchors"], pos.line, pos.column, f"unknown model `{anchor.model}`",
                                did_you_mean(anchor.model, llm_models) or "use an id from data/models.yaml")
 
-    strings: dict[str, dict[str, str]] = {}
+    strings: dict[str, dict[str, UiString]] = {}
     if config:
         for language in config.languages:
             path = data_dir / "ui" / f"{language}.yaml"

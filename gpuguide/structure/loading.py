@@ -12,6 +12,7 @@ import hashlib
 import multiprocessing as mp
 import os
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from pydantic import ValidationError
@@ -95,7 +96,8 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     # Nothing cached (a first build, or new code): parse on every core.
     workers = min(os.cpu_count() or 1, 8)
     with contextlib.ExitStack() as stack:
-        own, found = len(files), iter(())
+        own = len(files)
+        found: Iterator[list[tuple[Path, ParsedSource | None]]] = iter(())
         if (parallel and not previous and workers > 1 and len(files) >= PARALLEL_MIN_FILES
                 and "fork" in mp.get_all_start_methods()):
             pool = stack.enter_context(mp.get_context("fork").Pool(workers - 1))
@@ -163,7 +165,7 @@ def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSource
         return None
     text_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
     page = _cached_page(path, lang, known) if known is not None and known.digest == text_digest else None
-    if page is not None:  # saved again, same text
+    if page is not None and known is not None:  # saved again, same text
         page.__dict__["body"] = text[known.body_offset:]
         if parsed is not None and state is not None:
             parsed[str(path)] = known._replace(state=state)
