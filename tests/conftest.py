@@ -1,61 +1,59 @@
-"""Shared fixtures: a copy of the project built into a temporary folder, served over HTTP, and Chromium."""
+"""Fixtures: the tiny site and the real site, built once per session; a scaled site; a server; Chromium."""
 
 from __future__ import annotations
 
 import functools
 import http.server
-import shutil
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
-from gpuguide.build.pipeline import Options, run
-from gpuguide.project import Project
-
-ROOT = Path(__file__).resolve().parent.parent
-SEEDS = ROOT / "tests" / "reference"  # copies of shared/seeds/
-CHROMIUM = "/usr/bin/chromium"
-
+from sites import CHROMIUM, ROOT, build, copy_project, tiny_project
 
 SCALED_GPUS = 40  # the scaled dataset: the real GPUs and synthetic ones up to this many
 
 
-def copy_project(destination: Path) -> Path:
-    """A copy of the project's inputs (content, data, templates), to build or break."""
-    for part in ("content", "data", "templates"):
-        shutil.copytree(ROOT / part, destination / part)
-    return destination
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    """A fresh copy of the tiny site, not built: the project root."""
+    return tiny_project(tmp_path / "tiny")
+
+
+@pytest.fixture(scope="session")
+def tiny_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny site built once for the session; its ``site/`` folder (do not change it)."""
+    root = tiny_project(tmp_path_factory.mktemp("tiny") / "tiny")
+    build(root)
+    return root / "site"
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real project built once for the whole session; returns its ``site/`` folder."""
-    project = Project(copy_project(tmp_path_factory.mktemp("project")))
-    run(project)
-    return project.site_dir
+    """The real project built once for the session, search index included; its ``site/`` folder."""
+    root = copy_project(tmp_path_factory.mktemp("project"))
+    build(root, search=True, parallel=True)
+    return root / "site"
 
 
 @pytest.fixture(scope="session")
 def built_scaled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The real site with synthetic GPUs up to SCALED_GPUS (bench/corpus.py's scaled dataset: every
     interconnect topology, FP8 not supported, FP64 as a share of FP32, tied prices), built once."""
-    import sys
-
     sys.path.insert(0, str(ROOT))
     from bench.corpus import write_scaled
 
     root = tmp_path_factory.mktemp("scaled") / "project"
     write_scaled(root, SCALED_GPUS)
-    project = Project(root)
-    run(project, Options(search=False))
-    return project.site_dir
+    build(root, parallel=True)
+    return root / "site"
 
 
 @pytest.fixture(scope="session")
 def read_page(built_site: Path):
-    """Parse a built page with a real HTML parser (lxml)."""
+    """Parse a page of the real site with a real HTML parser (lxml through BeautifulSoup)."""
 
     @functools.cache
     def read(relative: str) -> BeautifulSoup:
@@ -66,7 +64,7 @@ def read_page(built_site: Path):
 
 @pytest.fixture(scope="session")
 def site_url(built_site: Path):
-    """The built site served on 127.0.0.1 by a real HTTP server, for the browser tests."""
+    """The real site served on 127.0.0.1 by a real HTTP server, for the browser tests."""
     handler = functools.partial(_QuietHandler, directory=str(built_site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -90,3 +88,10 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
         "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"],
     }
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that drives Chromium is a browser test (``-m "not browser"`` leaves them out)."""
+    for item in items:
+        if "page" in getattr(item, "fixturenames", ()) or "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from mypy import api
 
-from conftest import ROOT
+from sites import ROOT
 
 
 @pytest.mark.slow

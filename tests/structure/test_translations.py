@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, copy_project
+from sites import ROOT, copy_project
 from gpuguide.build.pipeline import Options, load
 from gpuguide.project import Project
 from gpuguide.structure.pages import body_hash
 from gpuguide.structure.translations import translation_statuses
-from test_bad_input import run_build
+from sites import build_cli as run_build
 
 EN_PAGE = "content/en/llm-training.md"
 FR_PAGE = "content/fr/entrainement-llm.md"

@@ -10,8 +10,12 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import ROOT, copy_project
-from test_bad_input import _fingerprint, run_build
+import pytest
+
+from sites import ROOT, copy_project
+from sites import build_cli as run_build, fingerprint as _fingerprint
+
+pytestmark = pytest.mark.slow
 
 
 def test_two_builds_of_the_same_project_are_byte_identical(tmp_path: Path):

@@ -18,7 +18,7 @@ from gpuguide.markdown.parser import _plain_text, markdown_parser
 from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.structure.sources import split_front_matter
 
-ROOT = Path(__file__).resolve().parent.parent
+from sites import ROOT
 
 FIGURES = """\
 ## Specifications

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, copy_project
+from sites import ROOT, copy_project
+
+pytestmark = pytest.mark.slow
 
 EN_PAGE = "content/en/llm-training.md"
 

@@ -25,7 +25,9 @@ from gpuguide.figures import sizing
 from gpuguide.structure.data import Dataset, load_dataset
 from gpuguide.errors import Problems
 
-from conftest import ROOT
+from sites import ROOT
+
+pytestmark = pytest.mark.slow
 
 CAPACITY_COLUMNS = ("train_1gpu", "train_8gpu", "lora_1gpu", "qlora_1gpu", "infer_bf16_1gpu", "infer_fp8_1gpu",
                     "infer_int4_1gpu", "infer_bf16_8gpu", "infer_fp8_8gpu", "infer_int4_8gpu")

@@ -15,7 +15,7 @@ import pytest
 from gpuguide.build.pipeline import Options, run
 from gpuguide.project import Project
 
-from conftest import copy_project
+from sites import copy_project
 
 
 def fingerprint(site: Path) -> dict[str, str]:
@@ -124,7 +124,7 @@ def run_cli(root: Path, *args: str) -> str:
     import subprocess
     import sys
 
-    from conftest import ROOT
+    from sites import ROOT
 
     result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--root", str(root), "--no-search", *args],
                             capture_output=True, text=True, timeout=300)

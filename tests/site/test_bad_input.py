@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, copy_project
+from sites import ROOT, copy_project
 
 FR_PAGE = "content/fr/entrainement-llm.md"
 FR_GUIDE = "content/fr/guides/choisir-gpu-deep-learning-llm.md"

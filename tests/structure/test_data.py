@@ -9,8 +9,9 @@ import pytest
 
 from gpuguide.structure.data import load_dataset
 from gpuguide.errors import Problems
+from sites import ROOT
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = ROOT / "data"
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from gpuguide.figures import sizing
 from gpuguide.structure.data import load_dataset
 from gpuguide.errors import Problems
 
-from conftest import ROOT
+from sites import ROOT
 
 
 @pytest.fixture(scope="session")
@@ -226,7 +226,7 @@ def test_a_page_without_translation_says_so_and_links_to_no_missing_page(tmp_pat
     from gpuguide.build.pipeline import Options, run
     from gpuguide.project import Project
 
-    from conftest import copy_project
+    from sites import copy_project
 
     project = Project(copy_project(tmp_path))
     (project.content_dir / "fr" / "seulement-en-francais.md").write_text(

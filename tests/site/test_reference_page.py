@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import SEEDS
+from sites import SEEDS
 
 SEED = (SEEDS / "000_baa267abb4623a1f.txt").read_text(encoding="utf-8").splitlines()
 FR_PAGE = "fr/entrainement-llm/index.html"
