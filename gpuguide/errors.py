@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Literal
@@ -43,11 +44,14 @@ class Problems:
 
     def relative(self, path: Path | str) -> str:
         """``path`` as the editor knows it: relative to the project root."""
-        path = Path(path)
-        try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return path.as_posix()
+        # Absolute, but not resolved: a symbolic link is named where it is, not where it leads.
+        absolute, root = Path(os.path.abspath(path)), Path(os.path.abspath(self.root))
+        for candidate, base in ((absolute, root), (absolute.resolve(), root.resolve())):
+            try:
+                return candidate.relative_to(base).as_posix()
+            except ValueError:
+                continue
+        return Path(path).as_posix()
 
     def error(self, path: Path | str, line: int, column: int, message: str, hint: str | None = None) -> None:
         self.items.append(Problem(self.relative(path), line, column, message, hint, "error"))

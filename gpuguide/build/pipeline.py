@@ -8,6 +8,7 @@ lives in its own module; this one only strings them together. One build at a tim
 from __future__ import annotations
 
 import logging
+import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -92,7 +93,9 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         phases.done("load and validate")
 
         renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems)
-        assets = publish.asset_files(project.assets_dir)
+        renderer.compile_templates({page.meta.layout for page in site.library.published})
+        assets = publish.asset_files(project.assets_dir, project.root, site.problems)
+        site.problems.raise_if_errors(options.strict)
         shared = rebuild.global_key(site.dataset, site.library, assets)
         cache = rebuild.BuildCache.load(project, shared) if publish_site else rebuild.BuildCache(shared)
         pages = site.library.published
@@ -153,13 +156,19 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                 publish.discard(staging, project.site_dir)
             raise
 
-        # Remember what this build was made from, for the next one.
-        rebuild.BuildCache(shared, entries, sitemap).save(project)
-        content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
-        others = [*texts, *assets, *_search_files(project.site_dir, options.search)]
+        # Remember what this build was made from, for the next one. The site is published: a cache
+        # that cannot be saved (a full disk) only means the next build is a full one.
         warnings = _warnings(site)
-        rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others),
-                         len(pages) + len(extra), warnings).save(project)
+        try:
+            rebuild.BuildCache(shared, entries, sitemap).save(project)
+            content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
+            others = [*texts, *assets, *_search_files(project.site_dir, options.search)]
+            rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others),
+                             len(pages) + len(extra), warnings).save(project)
+        except OSError as exc:
+            shutil.rmtree(project.cache_dir, ignore_errors=True)  # no half-saved cache is trusted
+            warnings.append(Problem(".build-cache", 1, 1, f"the build cache could not be saved ({exc.strerror}); "
+                                    "the site is published, the next build will be a full one", None, "warning"))
         phases.done("save caches")
         return Outcome(len(pages) + len(extra), len(results) + len(extra), time.perf_counter() - started, warnings)
 

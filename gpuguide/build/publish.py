@@ -1,18 +1,20 @@
-"""Publishing: nothing reaches ``site/`` before the whole build (render, link check, index) succeeded.
+"""Publishing: nothing reaches ``site/`` before the whole build (render, link check, index) succeeded,
+and a build killed while publishing leaves the previous site.
 
-Two ways, both starting from a staging folder beside ``site/`` that holds what the build wrote:
+Two ways, both from a staging folder beside the site folder (beside its target, when ``site`` is a
+symbolic link to a deploy folder: the link is kept and the site published through it):
 
-- Swap (full builds): the staging folder holds the whole site and replaces ``site/`` in one
-  ``renameat2(RENAME_EXCHANGE)`` system call where the kernel has it, so ``site/`` is at every
-  instant either the previous site or the new one, even if the build is killed. Elsewhere it
-  falls back to two renames, and the next build restores ``site/`` if it was killed between them.
-- Update in place (incremental builds, a few pages changed): the staging folder holds only the
-  changed files. A journal listing the files to move in and the files to delete is written first
-  (atomically), then each file is renamed over its old version (each page is at every instant
-  the old or the new one, never half written), then the journal is removed. A build killed in
-  between leaves the journal: the next build finishes the update before anything else (roll
-  forward, as a database replays its write-ahead log). Renaming a few files instead of re-linking
-  ten thousand is what makes a one-page edit take a fraction of a second to publish.
+- Swap (full builds): the staging folder holds the whole site and replaces the site in one
+  ``renameat2(RENAME_EXCHANGE)`` system call where the kernel has it, so the site is at every
+  instant the previous one or the new one, even if the build is killed. Elsewhere it falls back
+  to two renames, and the next run puts the previous site back if it was killed between them.
+- Update in place (a few pages changed): the staging folder holds only the changed files. Each
+  file about to be replaced is first hard-linked into the staging folder (a backup, no copy),
+  and a journal listing the moves is written (atomically); then each new file is renamed over its
+  old version (each page is at every instant the old or the new one, never half written); then
+  the journal is removed. A build killed in between leaves the journal, and the next run (build,
+  check or serve: ``recover`` comes first) puts every backup back: the previous site, whole.
+  Renaming a few files instead of re-linking ten thousand keeps a one-page edit fast.
 """
 
 from __future__ import annotations
@@ -22,39 +24,49 @@ import json
 import os
 import shutil
 from collections.abc import Iterable, Sequence
-from typing import Callable
 from pathlib import Path
+from typing import Callable
+
+from gpuguide.errors import Problems
+from gpuguide.structure.sources import walk_files
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
+BACKUP = ".previous"  # in the staging folder: the files an update in place replaces
+
+
+def site_folder(site_dir: Path) -> Path:
+    """Where the site really is: ``site_dir``, or the folder its symbolic link points to."""
+    return site_dir.resolve() if site_dir.is_symlink() else site_dir
 
 
 def staging_dir(site_dir: Path) -> Path:
-    """A fresh, empty folder beside ``site_dir`` (call ``recover`` first)."""
-    staging = site_dir.parent / f".{site_dir.name}-staging-{os.getpid()}"
+    """A fresh, empty folder beside the site (call ``recover`` first)."""
+    real = site_folder(site_dir)
+    staging = real.parent / f".{real.name}-staging-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     return staging
 
 
-def recover(site_dir: Path) -> None:
-    """Repair what a killed build left: finish an interrupted update in place, restore ``site/``
-    if it was killed between the two renames of a swap, remove staging folders."""
-    parent = site_dir.parent
+def recover(site_dir: Path) -> bool:
+    """Put back the previous site if a build was killed while publishing, and remove what it left
+    (staging folders, a site moved aside). True if there was an update to undo."""
+    real = site_folder(site_dir)
+    parent = real.parent
     if not parent.exists():
-        return
-    journal = _journal_path(site_dir)
-    if journal.exists():
-        if site_dir.is_dir():
-            _finish_update(site_dir, journal)
-        else:  # site/ was deleted since: the next build writes it whole
-            journal.unlink()
-    previous = sorted(parent.glob(f".{site_dir.name}-previous-*"))
-    if not site_dir.exists() and previous:
-        os.rename(previous[-1], site_dir)
+        return False
+    journal = _journal_path(real)
+    undone = journal.exists()
+    if undone:
+        _undo_update(real, journal)
+    previous = sorted(parent.glob(f".{real.name}-previous-*"))
+    if not real.exists() and previous:
+        os.rename(previous[-1], real)
         previous = previous[:-1]
-    for leftover in [*previous, *parent.glob(f".{site_dir.name}-staging-*")]:
+    for leftover in [*previous, *parent.glob(f".{real.name}-staging-*")]:
         shutil.rmtree(leftover, ignore_errors=True)
+    return undone
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -68,77 +80,83 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def swap_into_place(staging: Path, site_dir: Path) -> None:
-    """Make ``staging`` the new ``site_dir`` and delete the previous site."""
-    if not site_dir.exists():
-        os.rename(staging, site_dir)
+    """Make ``staging`` the new site and delete the previous one."""
+    real = site_folder(site_dir)
+    if not real.exists():
+        os.rename(staging, real)
         return
-    if _exchange(staging, site_dir):
+    if _exchange(staging, real):
         shutil.rmtree(staging)  # now holds the previous site
         return
-    previous = site_dir.parent / f".{site_dir.name}-previous-{os.getpid()}"
-    os.rename(site_dir, previous)
-    os.rename(staging, site_dir)
+    previous = real.parent / f".{real.name}-previous-{os.getpid()}"
+    os.rename(real, previous)
+    os.rename(staging, real)
     shutil.rmtree(previous)
 
 
 def discard(staging: Path, site_dir: Path) -> None:
-    """Remove the staging folder of a build that failed, unless an update in place from it has
-    begun (the build was interrupted while moving files): the next build finishes that update."""
-    if _journal_path(site_dir).exists():
-        return
+    """After a failed or interrupted build: undo an update in place it had begun, remove its staging folder."""
+    recover(site_dir)
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def update_pending(site_dir: Path) -> bool:
-    """True while an update in place of ``site_dir`` has begun and not finished."""
-    return _journal_path(site_dir).exists()
-
-
-def _journal_path(site_dir: Path) -> Path:
-    return site_dir.parent / f".{site_dir.name}-journal.json"
+def _journal_path(real_site: Path) -> Path:
+    return real_site.parent / f".{real_site.name}-journal.json"
 
 
 def update_in_place(staging: Path, site_dir: Path, moves: Sequence[str]) -> None:
     """Move the files ``moves`` (paths relative to both folders) from ``staging`` over their
-    versions in ``site_dir``, under a journal. (Only for the same set of files: an update never
-    deletes one, since which pages exist is part of the build's global key.)"""
-    journal = _journal_path(site_dir)
-    temporary = journal.with_suffix(f".tmp-{os.getpid()}")
+    versions in the site, each old version kept as a backup until all are moved."""
+    real = site_folder(site_dir)
+    backups = staging / BACKUP
+    for relative in moves:
+        old = real / relative
+        if old.exists():
+            (backups / relative).parent.mkdir(parents=True, exist_ok=True)
+            os.link(old, backups / relative)
+    journal = _journal_path(real)
+    temporary = journal.with_name(f".{journal.name}.tmp-{os.getpid()}")
     with temporary.open("w", encoding="utf-8") as stream:
         json.dump({"staging": str(staging), "moves": list(moves)}, stream)
         stream.flush()
         os.fsync(stream.fileno())
-    os.replace(temporary, journal)  # from here on, the update will be finished, now or by the next build
-    _finish_update(site_dir, journal)
+    os.replace(temporary, journal)  # from here on, a killed build is undone by the next run
+    made: set[Path] = set()
+    for relative in moves:
+        target = real / relative
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        os.replace(staging / relative, target)
+    journal.unlink()  # the update is complete
+    shutil.rmtree(staging, ignore_errors=True)
 
 
-def _finish_update(site_dir: Path, journal: Path) -> None:
-    """Apply a journal; safe to run again on a journal already partly (or wholly) applied."""
+def _undo_update(real: Path, journal: Path) -> None:
+    """Put back every file an interrupted update replaced; remove the files it added."""
     try:
         plan = json.loads(journal.read_text(encoding="utf-8"))
         staging, moves = Path(plan["staging"]), list(plan["moves"])
     except (OSError, ValueError, KeyError, TypeError):
-        journal.unlink(missing_ok=True)  # never completely written: the update never started
+        journal.unlink(missing_ok=True)  # never completely written: nothing was moved
         return
-    made: set[Path] = set()
     for relative in moves:
-        source, target = staging / relative, site_dir / relative
-        if not source.exists():
-            continue  # moved before the build was killed
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
-        os.replace(source, target)
+        backup, target = staging / BACKUP / relative, real / relative
+        if backup.exists():
+            os.replace(backup, target)
+        elif not (staging / relative).exists():  # a file this update added, already moved in
+            target.unlink(missing_ok=True)
     journal.unlink()
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def asset_files(assets_dir: Path) -> dict[str, Path]:
-    """Static files shipped with the templates, by output path (``assets/style.css``)."""
-    if not assets_dir.is_dir():
-        return {}
-    return {f"assets/{path.relative_to(assets_dir).as_posix()}": path
-            for path in sorted(assets_dir.rglob("*")) if path.is_file()}
+def asset_files(assets_dir: Path, root: Path, problems: Problems) -> dict[str, Path]:
+    """Static files shipped with the templates, by output path (``assets/style.css``); a symlink
+    leaving the project (which would publish any file of the machine) is an error."""
+    walk = walk_files(assets_dir, root)
+    for path, reason in walk.refused:
+        problems.error(path, 1, 1, reason, "keep the site's files inside the project folder")
+    return {f"assets/{path.relative_to(assets_dir).as_posix()}": path for path in walk.files}
 
 
 def complete_and_swap(staging: Path, site_dir: Path, reused: Iterable[str], texts: dict[str, str],

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from gpuguide import pickled
 from gpuguide.project import Project
-from gpuguide.structure.sources import FileState
+from gpuguide.structure.sources import FileState, file_state, walk_files
 
 if TYPE_CHECKING:  # the no-change check runs before the heavy modules are imported
     from gpuguide.errors import Problem
@@ -92,30 +92,21 @@ def code_version() -> str:
 
 # --- Nothing changed ---------------------------------------------------------------------------------
 
-def _states(folder: Path) -> dict[str, FileState]:
-    """The state of every file under ``folder`` (os.scandir: no Path object per file)."""
-    found: dict[str, FileState] = {}
-    pending = [str(folder)]
-    while pending:
-        current = pending.pop()
-        try:
-            entries = list(os.scandir(current))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir():
-                pending.append(entry.path)
-            elif entry.is_file():
-                stat = entry.stat()
-                found[entry.path] = FileState(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+def _states(folder: Path, root: Path) -> dict[str, FileState | str]:
+    """The state of every file under ``folder``, as the loader will see them (``walk_files``: symlinks
+    within the project followed, others refused: a refusal is part of the state, so the build runs
+    and reports it)."""
+    walk = walk_files(folder, root)
+    found: dict[str, FileState | str] = {str(path): state for path in walk.files if (state := file_state(path))}
+    found.update({str(path): f"refused: {reason}" for path, reason in walk.refused})
     return found
 
 
-def input_states(project: Project) -> dict[str, FileState]:
+def input_states(project: Project) -> dict[str, FileState | str]:
     """Every input's state, taken before the build reads anything: content, data, templates, code."""
-    states: dict[str, FileState] = {}
+    states: dict[str, FileState | str] = {}
     for folder in (project.content_dir, project.data_dir, project.templates_dir):
-        states.update(_states(folder))
+        states.update(_states(folder, project.root))
     for path in _code_files():
         stat = path.stat()
         states[str(path)] = FileState(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
@@ -126,7 +117,7 @@ def input_states(project: Project) -> dict[str, FileState]:
 class Manifest:
     """What the last successful build was made from, and what it wrote: ``.build-cache/inputs.pickle``."""
 
-    inputs: dict[str, FileState]
+    inputs: dict[str, FileState | str]
     options: dict[str, Any]
     written: dict[str, tuple[int, int]]  # file under site/ → (size, mtime)
     pages: int
@@ -139,7 +130,7 @@ class Manifest:
         return digest(CACHE_FORMAT, sys.version, library_versions(), sorted(options.items()))
 
     @classmethod
-    def unchanged(cls, project: Project, options: dict[str, Any], inputs: dict[str, FileState]) -> "Manifest | None":
+    def unchanged(cls, project: Project, options: dict[str, Any], inputs: dict[str, FileState | str]) -> "Manifest | None":
         """The last build's manifest if nothing changed since it (then site/ is already right), else None."""
         saved = pickled.load(project.cache_dir / cls.FILE, cls._key(options))
         if not isinstance(saved, cls) or saved.inputs != inputs:

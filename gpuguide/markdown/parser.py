@@ -108,6 +108,7 @@ def render_body(body: str, source: Path, body_line: int, problems: Problems, env
     md = markdown_parser()
     env.update(source=source, line=body_line, problems=problems)
     tokens = md.parse(body, env)
+    _report_unparsed_syntax(tokens, source, body_line, problems)
     intro: list[Token] = []
     main: list[Token] = []
     faq_tokens: list[Token] = []
@@ -123,6 +124,9 @@ def render_body(body: str, source: Path, body_line: int, problems: Problems, env
             continue
         if token.type == "container_faq_close":
             in_faq = False
+            if not token.markup:  # markdown-it closed it at the end of the page
+                problems.error(source, faq_line, 1, "the `::: faq` block is never closed: it takes in the rest "
+                               "of the page", "end the questions with a line `:::`")
             continue
         if in_faq:
             faq_tokens.append(token)
@@ -138,7 +142,37 @@ def render_body(body: str, source: Path, body_line: int, problems: Problems, env
 def render_inline(text: str, source: Path, line: int, problems: Problems, env: dict) -> str:
     """One line of Markdown from front matter (a table note), shortcodes included."""
     env.update(source=source, line=line, problems=problems)
-    return markdown_parser().renderInline(text, env)
+    md = markdown_parser()
+    tokens = md.parseInline(text, env)
+    _report_unparsed_syntax(tokens, source, line, problems, inline=True)
+    return md.renderer.render(tokens, md.options, env)
+
+
+#: The containers this site knows: ``::: faq``.
+CONTAINERS = ("faq",)
+
+
+def _report_unparsed_syntax(tokens: list[Token], source: Path, base_line: int, problems: Problems,
+                            inline: bool = False) -> None:
+    """Syntax the parser left as text, which a reader would see raw: an unknown ``::: name`` block,
+    a ``{{`` that never closes. Each is an error at its line, never published as it is."""
+    for index, token in enumerate(tokens):
+        if token.type != "inline" or not token.children:
+            continue
+        line = base_line + (token.map[0] if token.map and not inline else 0)
+        first = token.children[0]
+        if (first.type == "text" and first.content.startswith(":::") and not inline
+                and index and tokens[index - 1].type == "paragraph_open"):
+            name = first.content[3:].strip().split()[0] if first.content[3:].strip() else ""
+            problems.error(source, line, 1, f"unknown block `::: {name}`" if name else "a `:::` line closes no block",
+                           f"the blocks this site knows: {', '.join(f'::: {c}' for c in CONTAINERS)}")
+        offset = 0
+        for child in token.children:
+            if child.type in ("softbreak", "hardbreak"):
+                offset += 1
+            elif child.type == "text" and "{{" in child.content:
+                problems.error(source, line + offset, 1, "a shortcode opens with `{{` and never closes",
+                               "end it with `}}` on the same line, e.g. {{ gpu_figure gpu=h100-sxm column=memory }}")
 
 
 def _faq_items(tokens: list[Token], source: Path, faq_line: int, body_line: int, problems: Problems,

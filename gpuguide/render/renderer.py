@@ -66,7 +66,8 @@ class PageRenderer:
             self.problems.error(self._ui_file(exc.lang), 1, 1, f"missing UI string `{exc.key}`",
                                 f"add `{exc.key}: …` to its `strings:`")
         except UnknownPlaceholder as exc:
-            self.problems.error(self._ui_file(exc.lang), 1, 1, str(exc),
+            line = self.dataset.ui_lines.get(exc.lang, {}).get(exc.key, 1)
+            self.problems.error(self._ui_file(exc.lang), line, 1, str(exc),
                                 "use only the placeholders the generator fills for this string")
         except jinja2.TemplateSyntaxError as exc:
             self.problems.error(Path(exc.filename or self.templates_dir), exc.lineno, 1,
@@ -76,6 +77,40 @@ class PageRenderer:
             self.problems.error(path, line, 1, f"template error: {exc}", f"while rendering {page.source.as_posix()}")
         view = self.views[page.lang]
         return PageOutput(html, frozenset(reads.keys | view.reads.keys), link_lines)
+
+    def compile_templates(self, layouts: set[str]) -> None:
+        """Compile every layout's template and the templates it includes, before any page renders:
+        a syntax error or a missing include is reported once, at its template's line."""
+        from jinja2 import meta
+
+        pending, seen = sorted(f"{layout}.html" for layout in layouts), set()
+        while pending:
+            name = pending.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            try:
+                source = self.env.loader.get_source(self.env, name)[0] if self.env.loader else ""
+                pending.extend(ref for ref in meta.find_referenced_templates(self.env.parse(source, name)) if ref)
+                self.env.get_template(name)
+            except jinja2.TemplateSyntaxError as exc:
+                self.problems.error(Path(exc.filename or self.templates_dir / name), exc.lineno, 1,
+                                    f"template syntax error: {exc.message}", "fix the template's syntax")
+            except jinja2.TemplateNotFound as exc:
+                missing = str(exc.name)
+                user, line = self._includer(missing, seen)
+                self.problems.error(user, line, 1, f"template not found: `{missing}`",
+                                    "check the name in the include or extends tag, or restore the file")
+
+    def _includer(self, missing: str, names: set[str]) -> tuple[Path, int]:
+        """The template (and line) that names ``missing``, for the error message."""
+        for name in sorted(names):
+            path = self.templates_dir / name
+            if path.is_file():
+                for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                    if missing in text:
+                        return path, number
+        return self.templates_dir / missing, 1
 
     def _ui_file(self, lang: str) -> Path:
         return self.dataset.files.get(f"ui/{lang}", Path("data/ui"))

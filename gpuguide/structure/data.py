@@ -12,15 +12,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, Mapping, Sequence, TypeVar
 
-from pydantic import Field, model_validator
+from babel import Locale, UnknownLocaleError
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.schema import Strict, validate
 from gpuguide.structure.sources import YamlDocument, parse_yaml, read_text
 from gpuguide.structure.language import Language, make_language, placeholders
 
-Positive = Annotated[float, Field(gt=0, description="a number greater than zero, without unit or quotes")]
-PositiveInt = Annotated[int, Field(gt=0, description="a whole number greater than zero, without unit or quotes")]
+#: Every figure of the data is finite and of a plausible size: `.inf`, `1e308` or a 5,000-digit
+#: number is a typo, never a GPU or a model.
+Positive = Annotated[float, Field(gt=0, lt=10**9, allow_inf_nan=False,
+                                  description="a number greater than zero, without unit or quotes")]
+PositiveInt = Annotated[int, Field(gt=0, le=10**15,
+                                   description="a whole number greater than zero, without unit or quotes")]
 Identifier = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$",
                                   description="lower-case letters, digits and dashes, e.g. `h100-sxm`")]
 SourceUrl = Annotated[str, Field(pattern=r"^https://\S+$", description="the https:// address of the source")]
@@ -240,30 +245,55 @@ class AnchorFile(Strict):
     anchors: list[Anchor]
 
 
+def _cents(value: float) -> float:
+    if value < 0.01 or value > 10_000 or round(value, 2) != value:
+        raise ValueError("a price is in dollars and cents, from 0.01 to 10,000 (e.g. 2.88)")
+    return value
+
+
+UsdPrice = Annotated[Positive, AfterValidator(_cents)]
+
+
 class PriceFile(Strict):
     """Best live "from" price per GPU-hour, USD, excluding tax, at one snapshot date."""
 
     as_of: dt.date
     source: str
-    usd_per_gpu_hour: dict[str, Positive]
+    usd_per_gpu_hour: dict[str, UsdPrice]
+
+
+def _known_locale(value: str) -> str:
+    try:
+        Locale.parse(value)
+    except (ValueError, UnknownLocaleError):
+        raise ValueError(f"unknown locale `{value}`; use a CLDR locale such as fr_FR or en_US") from None
+    return value
+
+
+#: A language code is a URL folder (``/fr/``): a BCP 47 language tag, never a path.
+LanguageCode = Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$",
+                                    description="a language tag such as `fr` or `pt-br` (lower case)")]
 
 
 class LanguageConfig(Strict):
-    locale: str = Field(description="a Babel locale such as `fr_FR`: how numbers, prices and units are written")
+    locale: Annotated[str, AfterValidator(_known_locale)] = Field(
+        description="a Babel locale such as `fr_FR`: how numbers, prices and units are written")
     typography: Literal["plain", "french"] = "plain"  # spacing rules for punctuation (see typography)
 
 
 class SiteConfig(Strict):
     base_url: SourceUrl
     site_name: str
+    languages: dict[LanguageCode, LanguageConfig] = Field(min_length=1)  # code -> locale and typography, in menu order
     default_language: str
-    languages: dict[str, LanguageConfig]  # code -> locale and typography, in menu order
 
-    @model_validator(mode="after")
-    def _default_is_listed(self) -> "SiteConfig":
-        if self.default_language not in self.languages:
-            raise ValueError(f"default_language `{self.default_language}` is not in languages")
-        return self
+    @field_validator("default_language")
+    @classmethod
+    def _default_is_listed(cls, value: str, info: ValidationInfo) -> str:
+        languages = info.data.get("languages")
+        if languages is not None and value not in languages:
+            raise ValueError(f"default_language `{value}` is not in languages ({', '.join(languages)})")
+        return value
 
 
 class UseCaseFile(Strict):
@@ -304,6 +334,7 @@ class Dataset:
     strings: Mapping[str, Mapping[str, Any]]  # language -> key -> text (or its plural forms)
     files: dict[str, Path]  # what each part was read from, for error messages
     anchors: list[Anchor] = dataclasses.field(default_factory=list)  # published figures to check against
+    ui_lines: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)  # language → UI string → its line
 
     def price(self, gpu_id: str) -> Price | None:
         return self.prices.get(gpu_id)
@@ -388,6 +419,7 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
                                did_you_mean(anchor.model, llm_models) or "use an id from data/models.yaml")
 
     strings: dict[str, dict[str, UiString]] = {}
+    ui_lines: dict[str, dict[str, int]] = {}
     if config:
         for language in config.languages:
             path = data_dir / "ui" / f"{language}.yaml"
@@ -396,6 +428,7 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
             ui = validate(UiStrings, doc, path, problems) if doc else None
             if ui and doc:
                 strings[language] = dict(ui.strings)
+                ui_lines[language] = {key: doc.position(("strings", key)).line for key in ui.strings}
                 _check_ui_string_forms(ui, doc, path, problems)
         _check_ui_strings_complete(strings, files, problems)
 
@@ -405,7 +438,7 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
     return Dataset(config=config, gpus=gpus, prices=prices, prices_as_of=price_file.as_of,
                    use_cases=list(use_case_file.use_cases), llm_models=llm_models,
                    diffusion_models=diffusion_models, strings=strings, files=files,
-                   anchors=list(anchor_file.anchors))
+                   anchors=list(anchor_file.anchors), ui_lines=ui_lines)
 
 
 def _check_ui_string_forms(ui: UiStrings, doc: YamlDocument, path: Path, problems: Problems) -> None:

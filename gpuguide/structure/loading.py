@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import multiprocessing as mp
 import os
+import re
 from pathlib import Path
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -21,9 +22,10 @@ from gpuguide.errors import Problems
 from gpuguide.structure.data import Dataset
 from gpuguide.structure.library import Library
 from gpuguide.structure.pages import Page, PageMeta, generated_pages
-from gpuguide.structure.schema import validate
 from gpuguide import pickled
-from gpuguide.structure.sources import FRONT_MATTER_OFFSET, FileState, YamlDocument, file_state, read_text, split_front_matter
+from gpuguide.structure.schema import validate
+from gpuguide.structure.sources import (FRONT_MATTER_OFFSET, FileState, YamlDocument, file_state, read_text,
+                                        split_front_matter, walk_files)
 
 
 class ParsedSource(NamedTuple):
@@ -92,7 +94,10 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
             problems.error(lang_dir, 1, 1, f"no content folder for language `{lang}`",
                            f"create {lang_dir.as_posix()}/ or remove `{lang}` from data/site.yaml")
             continue
-        files += [(lang, path) for path in _markdown_files(lang_dir)]
+        walk = walk_files(lang_dir, content_dir.parent)
+        for path, reason in walk.refused:
+            problems.error(path, 1, 1, reason, "keep the site's files inside the project folder")
+        files += [(lang, path) for path in walk.files if path.suffix == ".md"]
     # Nothing cached (a first build, or new code): parse on every core.
     workers = min(os.cpu_count() or 1, 8)
     with contextlib.ExitStack() as stack:
@@ -112,6 +117,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
                     previous.update((str(parsed_path), source) for parsed_path, source in chunk if source is not None)
             page = _load_page(path, lang, problems, previous, parsed)
             if page is not None:
+                page.folder = _folder(path, content_dir / lang, problems)
                 pages.append(page)
             else:
                 unreadable.append((lang, path))
@@ -120,19 +126,17 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     return Library(tuple(pages), tuple(unreadable))
 
 
-def _markdown_files(folder: Path) -> list[Path]:
-    """Every ``.md`` file under ``folder``, in the order of sorted paths (each folder's entries by
-    name, a subfolder's files where its name sorts), listed with os.scandir: a fifth of the time
-    of sorting ``rglob``'s paths."""
-    found: list[Path] = []
-    with os.scandir(folder) as listing:
-        entries = sorted(listing, key=lambda entry: entry.name)
-    for entry in entries:
-        if entry.is_dir():
-            found += _markdown_files(Path(entry.path))
-        elif entry.name.endswith(".md") and entry.is_file():
-            found.append(Path(entry.path))
-    return found
+_FOLDER = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def _folder(path: Path, lang_dir: Path, problems: Problems) -> str:
+    """The page's folder under its language, which starts its URL; its names must be URL-safe."""
+    parts = path.parent.relative_to(lang_dir).parts
+    for part in parts:
+        if not _FOLDER.match(part):
+            problems.error(path, 1, 1, f"the folder name `{part}` cannot be part of a URL",
+                           "name content folders with lower-case letters, digits and dashes")
+    return "/".join(parts)
 
 
 #: Below this many files to parse, forking workers costs more than it saves.

@@ -115,6 +115,7 @@ class Page:
     body_offset: int  # where the body starts in the file's text
     body_line: int  # line of the body's first line in the source file
     subject: Subject | None = None  # generated pages: the GPU, or the pair of GPUs, the page is about
+    folder: str = ""  # the file's folder under content/<lang>/ (``guides``): the URL starts with it
 
     @classmethod
     def from_text(cls, source: Path, lang: str, meta: PageMeta, front_matter: YamlDocument, body: str,
@@ -146,14 +147,19 @@ class Page:
         return body_hash(self.body)
 
     @cached_property
+    def path(self) -> str:
+        """The page's path under its language: its folder, then its slug (``guides/choisir-un-gpu``)."""
+        return "/".join(part for part in (self.folder, self.meta.slug) if part)
+
+    @cached_property
     def url(self) -> str:
         """Site-absolute URL, always a directory: ``/fr/entrainement-llm/``, ``/fr/`` for the home page."""
-        return f"/{self.lang}/{self.meta.slug}/" if self.meta.slug else f"/{self.lang}/"
+        return f"/{self.lang}/{self.path}/" if self.path else f"/{self.lang}/"
 
     @cached_property
     def output_path(self) -> str:
         """Where the page is written, relative to site/: ``fr/entrainement-llm/index.html``."""
-        return f"{self.lang}/{self.meta.slug}/index.html" if self.meta.slug else f"{self.lang}/index.html"
+        return f"{self.lang}/{self.path}/index.html" if self.path else f"{self.lang}/index.html"
 
     @property
     def is_generator(self) -> bool:
@@ -200,6 +206,8 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
                 "description": meta.description.format(**names),
                 "translation_key": f"{meta.translation_key}/{suffix}",
             })
-            generated.append(Page.from_text(pattern.source, pattern.lang, new_meta, pattern.front_matter,
-                                            pattern.body, pattern.body_offset, pattern.body_line, subject))
+            page = Page.from_text(pattern.source, pattern.lang, new_meta, pattern.front_matter, pattern.body,
+                                  pattern.body_offset, pattern.body_line, subject)
+            page.folder = pattern.folder
+            generated.append(page)
     return generated

@@ -80,6 +80,10 @@ def validate(model: type[Model], document: YamlDocument, path: Path, problems: P
             elif kind == "missing":
                 problems.error(path, pos.line, pos.column, f"missing required field `{field}`",
                                f"add `{field}: …`")
+            elif kind == "value_error":  # a rule of the model's own: its message says what is wrong
+                reason = str(error.get("ctx", {}).get("error", error["msg"]))
+                where = f"`{field}`: " if loc else ""
+                problems.error(path, pos.line, pos.column, f"{where}{reason}", _type_hint(model, loc, kind))
             else:
                 got = error.get("input")
                 problems.error(path, pos.line, pos.column,
@@ -88,7 +92,25 @@ def validate(model: type[Model], document: YamlDocument, path: Path, problems: P
         return None
 
 
-def _type_hint(model: type[BaseModel], loc: tuple[Any, ...], kind: str) -> str | None:
+#: What to do about each kind of pydantic error, when the field has no description of its own.
+_HINTS = {
+    "greater_than": "write a number greater than zero",
+    "less_than": "write a plausible figure: is there a digit too many?",
+    "less_than_equal": "write a plausible figure: is there a digit too many?",
+    "finite_number": "write the figure itself, not .inf or .nan",
+    "literal_error": "use one of the values listed",
+    "string_pattern_mismatch": "see the allowed form in README.md",
+    "value_error": "change the value as the message says",
+    "string_too_short": "write a value",
+    "too_short": "give at least one value",
+    "date_from_datetime_parsing": "write a date as YYYY-MM-DD",
+    "date_parsing": "write a date as YYYY-MM-DD",
+    "date_type": "write a date as YYYY-MM-DD, without quotes",
+    "bool_type": "write true or false",
+}
+
+
+def _type_hint(model: type[BaseModel], loc: tuple[Any, ...], kind: str) -> str:
     owner = _model_at(model, loc)
     field = _field_name(loc)
     info = owner.model_fields.get(field) if owner else None
@@ -96,4 +118,6 @@ def _type_hint(model: type[BaseModel], loc: tuple[Any, ...], kind: str) -> str |
         return info.description
     if kind.startswith(("int", "float")):
         return "write a plain number, without unit or quotes"
-    return None
+    if kind.startswith(("str", "string")):
+        return "write text, in quotes if it holds a colon"
+    return _HINTS.get(kind, "see the data fields described in README.md")

@@ -41,6 +41,56 @@ def file_state(path: Path | str) -> FileState | None:
     return FileState(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
 
 
+class Walk(NamedTuple):
+    """The files under a folder, and the entries refused with the reason."""
+
+    files: list[Path]
+    refused: list[tuple[Path, str]]
+
+
+def walk_files(folder: Path, root: Path) -> Walk:
+    """Every file under ``folder``, in sorted-path order (each folder's entries by name).
+
+    Symbolic links are followed only when they stay inside the project ``root``: a link leaving
+    it (which would publish any file of the machine), a broken link and a loop are refused, each
+    with its reason, never followed.
+    """
+    real_root = os.path.realpath(root)
+    files: list[Path] = []
+    refused: list[tuple[Path, str]] = []
+    seen: set[tuple[int, int]] = set()
+
+    def visit(current: str) -> None:
+        stat = os.stat(current)
+        if (stat.st_dev, stat.st_ino) in seen:
+            refused.append((Path(current), "the folder links back to a folder above it (a loop)"))
+            return
+        seen.add((stat.st_dev, stat.st_ino))
+        try:
+            with os.scandir(current) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as exc:
+            refused.append((Path(current), f"the folder cannot be read ({exc.strerror})"))
+            return
+        for entry in entries:
+            if entry.is_symlink():
+                target = os.path.realpath(entry.path)
+                if os.path.commonpath([real_root, target]) != real_root:
+                    refused.append((Path(entry.path), f"the symbolic link leads outside the project, to {target}"))
+                    continue
+                if not os.path.exists(target):
+                    refused.append((Path(entry.path), "the symbolic link leads nowhere (its target is missing)"))
+                    continue
+            if entry.is_dir():
+                visit(entry.path)
+            elif entry.is_file():
+                files.append(Path(entry.path))
+
+    if folder.is_dir():
+        visit(str(folder))
+    return Walk(files, refused)
+
+
 class Position(NamedTuple):  # a tuple: cheap to build, compare and cache by the hundred thousand
     line: int  # 1-based
     column: int  # 1-based
@@ -104,8 +154,42 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     """A safe loader used only for its composer and scalar constructor."""
 
 
+#: How deep mappings and lists may nest: the site's own files need 5; anything far deeper is a mistake
+#: (or an attack), refused before Python recursion could fail on it.
+MAX_YAML_DEPTH = 32
+
+
+def _check_events(text: str, path: Path, problems: Problems, line_offset: int) -> bool:
+    """Refuse what the site never needs and a hostile file could abuse: anchors and aliases (a
+    "billion laughs" document expands to gigabytes) and deep nesting. One pass over libyaml's
+    events, before anything is built; syntax errors are left to the parse that follows."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_BaseLoader):
+            mark = event.start_mark
+            where = (mark.line + 1 + line_offset, mark.column + 1) if mark else (1 + line_offset, 1)
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                problems.error(path, *where, "YAML anchors and aliases (`&name`, `*name`) are not allowed",
+                               "write the value out in full where it is needed")
+                return False
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    problems.error(path, *where, f"the YAML nests more than {MAX_YAML_DEPTH} levels deep",
+                                   "flatten the structure: the site's files need a handful of levels")
+                    return False
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        pass  # the parse below reports it with its position and a hint
+    return True
+
+
 def parse_yaml(text: str, path: Path, problems: Problems, line_offset: int = 0) -> YamlDocument | None:
-    """Parse one YAML document; report syntax errors and duplicate keys with their line."""
+    """Parse one YAML document; report syntax errors, duplicate keys, values that cannot be read
+    (a date that does not exist), anchors and deep nesting, each with its line."""
+    if not _check_events(text, path, problems, line_offset):
+        return None
     try:
         loader = _PositionLoader(text)
     except yaml.reader.ReaderError as exc:  # a control character: the reader refuses the text up front
@@ -157,6 +241,8 @@ def _yaml_hint(message: str, text: str, mark: Any) -> str:
         lines = text.splitlines()
         if 0 <= mark.line < len(lines) and "\t" in lines[mark.line]:
             return "indent with spaces, not tabs"
+    if "mapping values are not allowed" in message:
+        return 'a value that contains ": " must be in quotes, e.g. title: "GPU : le guide"'
     if "quote" in message or "end of stream" in message:
         return "close the quote that opens on this value"
     return "check the indentation and that each `key: value` pair is on its own line"
@@ -186,7 +272,14 @@ def _build(loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, positions: d
     if isinstance(node, yaml.SequenceNode):
         return [_build(loader, item, path + (i,), positions, source, problems, line_offset)
                 for i, item in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+    try:
+        return loader.construct_object(node, deep=True)
+    except (ValueError, OverflowError) as exc:  # a date that does not exist, a number too long to read
+        problems.error(source, node.start_mark.line + 1 + line_offset, node.start_mark.column + 1,
+                       f"cannot read the value `{str(node.value)[:40]}`: {exc}",
+                       "write a date as YYYY-MM-DD, and a number in ordinary digits" if "date" in str(exc)
+                       or "month" in str(exc) or "day" in str(exc) else "write a plain number or quote the text")
+        return None
 
 
 #: Lines before the front matter's YAML: the opening ``---``.

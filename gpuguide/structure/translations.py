@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+
+import yaml
 from typing import Literal
 
 from gpuguide.structure.library import Library
@@ -95,16 +97,37 @@ def stamp(path: Path, library: Library, dataset: Dataset) -> str:
     if source is None:
         raise ValueError(f"{path}: no `{default}` page has the translation key `{page.meta.translation_key}`")
     digest = source.translation_hash
-    # Quoted: a hash made only of digits would otherwise be read by YAML as a number.
-    raw = page.source.read_bytes().decode("utf-8")
-    lines = raw.splitlines(keepends=True)
-    if page.meta.translated_from is not None:
-        index = page.front_matter.position(("translated_from",)).line - 1
-        ending = lines[index][len(lines[index].rstrip("\r\n")):]
-        lines[index] = f'translated_from: "{digest}"{ending}'
-    else:
-        index = page.front_matter.position(("translation_key",)).line - 1
-        ending = lines[index][len(lines[index].rstrip("\r\n")):] or "\n"
-        lines.insert(index + 1, f'translated_from: "{digest}"{ending}')
-    page.source.write_bytes("".join(lines).encode("utf-8"))
+    page.source.write_bytes(_with_stamp(page.source.read_bytes().decode("utf-8"), digest).encode("utf-8"))
     return digest
+
+
+def _with_stamp(text: str, digest: str) -> str:
+    """``text`` (a Markdown file) with its front matter's ``translated_from`` set to ``digest``, every
+    other byte kept: the old value replaced whole (even on several lines), or a new line put after
+    the whole ``translation_key`` value (even a block scalar).
+
+    >>> print(_with_stamp("---\\ntitle: T\\ntranslation_key: >-\\n  k\\nlayout: guide\\n---\\nBody\\n", "abc"), end="")
+    ---
+    title: T
+    translation_key: >-
+      k
+    translated_from: "abc"
+    layout: guide
+    ---
+    Body
+    """
+    lines = text.splitlines(keepends=True)
+    end = next(index for index in range(1, len(lines)) if lines[index].strip() == "---")
+    mapping = yaml.compose("".join(lines[1:end]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    assert mapping is not None  # the page loaded: its front matter is a mapping
+    spans = {key.value: (key.start_mark.line + 1, value.end_mark.line + (1 if value.end_mark.column else 0) + 1)
+             for key, value in mapping.value}  # (first line, line after the value), in file lines
+    ending = lines[0][len(lines[0].rstrip("\r\n")):] or "\n"
+    # Quoted: a hash made only of digits would otherwise be read by YAML as a number.
+    stamp_line = f'translated_from: "{digest}"{ending}'
+    if "translated_from" in spans:
+        first, after = spans["translated_from"]
+        after = min(after, end)
+        return "".join([*lines[:first], stamp_line, *lines[after:]])
+    after = min(spans["translation_key"][1], end)
+    return "".join([*lines[:after], stamp_line, *lines[after:]])

@@ -4,6 +4,8 @@ its file and line; all are reported at once."""
 
 from __future__ import annotations
 
+import posixpath
+
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.data import Dataset
 from gpuguide.structure.layouts import LAYOUTS
@@ -20,6 +22,7 @@ def check_pages(library: Library, dataset: Dataset, problems: Problems) -> None:
             _use_case_page(page, dataset, problems)
         _table_gpus(page, dataset, problems)
     _translations_have_a_source(library, dataset, problems)
+    _outputs_inside_the_site(library, problems)
 
 
 def _unique_keys_and_urls(library: Library, problems: Problems) -> None:
@@ -99,6 +102,17 @@ def _table_gpus(page: Page, dataset: Dataset, problems: Problems) -> None:
             pos = page.front_matter.position(("chart",))
             problems.error(page.source, pos.line, pos.column, f"`chart: {meta.chart}` is not a column of the table",
                            did_you_mean(meta.chart, plain) or f"use one of: {', '.join(plain)}")
+
+
+def _outputs_inside_the_site(library: Library, problems: Problems) -> None:
+    """Every page is written under site/: its output path is relative and never climbs out (slugs and
+    language codes are checked by their patterns; this proves the result)."""
+    for page in library.published:
+        output = page.output_path
+        if output.startswith("/") or posixpath.normpath(output) != output or output.split("/")[0] == "..":
+            pos = page.front_matter.position(("slug",))
+            problems.error(page.source, pos.line, pos.column, f"the page would be written outside site/: {output}",
+                           "use a slug of lower-case words and dashes")
 
 
 def _translations_have_a_source(library: Library, dataset: Dataset, problems: Problems) -> None:

@@ -1,217 +1,359 @@
-"""Bad input: a clear message naming the file and line, exit code 1, no traceback, site/ unchanged.
-
-Each case breaks one copy of the real project the way an editor might, runs ``build.py`` as the
-publisher does, and checks the message, the exit code and that the previous site/ is intact.
+"""Bad input, as a table: each case breaks a copy of the tiny site the way an editor (or a hostile
+file) might, builds it in this process, and expects one problem naming the file and the line, with
+its message, and the previous site/ left exactly as it was. A few run the command line too: exit
+code 1, no traceback, "site/ was not changed".
 """
 
 from __future__ import annotations
 
-import hashlib
+import os
 import shutil
-import subprocess
-import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from sites import ROOT, copy_project
+from gpuguide.errors import BuildFailed
+from sites import build, build_cli, fingerprint, tiny_project
 
-FR_PAGE = "content/fr/entrainement-llm.md"
-FR_GUIDE = "content/fr/guides/choisir-gpu-deep-learning-llm.md"
+FR_USE_CASE = "content/fr/entrainement.md"
+FR_GUIDE = "content/fr/guides/premier-guide.md"
+EN_USE_CASE = "content/en/training.md"
 
 
-@dataclass
-class Break:
-    """Replace ``old`` by ``new`` in ``file``; expect ``message`` reported on the line where ``new`` lands."""
+@dataclass(frozen=True)
+class Case:
+    """Break the project with ``apply``; expect ``message`` at ``file``:line, the line being the
+    first line of ``file`` that contains ``line_of`` (None: line 1)."""
 
+    apply: Callable[[Path], None]
     file: str
-    old: str
-    new: str
     message: str
-    line_of: str | None = None  # text whose line the error must name (default: ``new``'s first line)
+    line_of: str | None = None
 
-    def apply(self, root: Path) -> int:
-        path = root / self.file
+
+def replace(file: str, old: str, new: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        path = root / file
         text = path.read_text(encoding="utf-8")
-        assert self.old in text, f"{self.old!r} not in {self.file}"
-        text = text.replace(self.old, self.new, 1)
-        path.write_text(text, encoding="utf-8")
-        needle = self.line_of if self.line_of is not None else self.new.splitlines()[0]
-        return text[: text.index(needle)].count("\n") + 1 if needle else 1
+        assert old in text, f"{old!r} not in {file}"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return apply
 
 
-CASES = {
-    "number with a unit": Break("data/gpus.yaml", "memory_gb: 80\n", 'memory_gb: "80 Go"\n',
-                                "`memory_gb`: input should be a valid number"),
-    "negative memory": Break("data/gpus.yaml", "memory_gb: 94\n", "memory_gb: -94\n",
-                             "`memory_gb`: input should be greater than 0"),
-    "zero price": Break("data/prices.yaml", "h200: 4.19", "h200: 0", "input should be greater than 0"),
-    "tab in YAML": Break("data/gpus.yaml", "    memory_type: HBM3\n", "\tmemory_type: HBM3\n",
-                         "invalid YAML", line_of="\tmemory_type"),
-    "unclosed quote": Break(FR_PAGE, "short_name: entraînement de LLM", 'short_name: "entraînement de LLM',
-                            "invalid YAML", line_of=None),
-    "control character in YAML": Break("data/gpus.yaml", "    model: B200\n", "    model: B2\x0800\n",
-                                       "invalid YAML: the character U+0008 is not allowed"),
-    "duplicated key": Break("data/gpus.yaml", "    model: B200\n", "    model: B200\n    model: B201\n",
-                            "duplicated key `model`", line_of="    model: B201"),
-    "typo in a front-matter key": Break(FR_PAGE, "\ntitle:", "\ntitel:", "unknown field `titel`",
-                                        line_of="titel:"),
-    "unknown GPU id": Break(FR_PAGE, "h100-nvl, h100-sxm", "h100-nvl, h100-sx", "unknown GPU id `h100-sx`",
-                            line_of="  gpus:"),
-    "unknown column": Break(FR_PAGE, "train_8gpu, price]", "train_8gpus, price]",
-                            "unknown column `train_8gpus`", line_of="  columns:"),
-    "unknown use case": Break(FR_PAGE, "use_case: llm-training", "use_case: llm-trainng",
-                              "unknown use case `llm-trainng`"),
-    "missing UI string": Break("data/ui/en.yaml", "  scroll_hint: Scroll sideways to see every column.\n", "",
-                               "missing UI string `scroll_hint`", line_of=""),
-    "unknown shortcode": Break(FR_PAGE, "{{ usable_memory_share }}", "{{ usable_memory_shares }}",
-                               "unknown shortcode `usable_memory_shares`", line_of="table_note:"),
-    "shortcode with a wrong argument": Break(FR_PAGE, "{{ usable_memory_share }}",
-                                             "{{ usable_memory_share gpu=h100 }}",
-                                             "`usable_memory_share` has no argument `gpu`", line_of="table_note:"),
-    "link to a page that does not exist": Break(FR_GUIDE, "](../../entrainement-llm/)", "](../../entrainement-lm/)",
-                                                "link to a page that does not exist: `../../entrainement-lm/`",
-                                                line_of="Pour aller plus loin"),
-    "link to a missing anchor": Break(FR_GUIDE, "](../../entrainement-llm/)",
-                                      "](../../entrainement-llm/#nulle-part)",
-                                      "link to a missing anchor: `../../entrainement-llm/#nulle-part`",
-                                      line_of="Pour aller plus loin"),
-    "link to a Markdown file that is no page": Break(
-        FR_GUIDE, "](../../entrainement-llm/)", "](../entrainement-lm.md)",
-        "link to a Markdown file that is not a published page: `../entrainement-lm.md` "
-        "(did you mean `../entrainement-llm.md`?)", line_of="Pour aller plus loin"),
-    "link to a missing anchor of a Markdown file": Break(
-        FR_GUIDE, "](../../entrainement-llm/)", "](../entrainement-llm.md#nulle-part)",
-        "link to a missing anchor: `../../entrainement-llm/#nulle-part`", line_of="Pour aller plus loin"),
-    "translation key that matches no source page": Break(
-        "content/en/fine-tuning.md", "translation_key: use-case/fine-tuning\n",
-        "translation_key: use-case/fine-tunin\n",
-        "the translation key `use-case/fine-tunin` matches no `fr` page (did you mean `use-case/fine-tuning`?)"),
-    "slug that climbs out of site/": Break(FR_PAGE, "slug: entrainement-llm\n", "slug: ../evil\n",
-                                           "`slug`: string should match pattern"),
-    "absolute slug": Break(FR_PAGE, "slug: entrainement-llm\n", "slug: /abs\n",
-                           "`slug`: string should match pattern"),
-    "undefined template variable": Break("templates/use_case.html", "{{ title }}</h1>",
-                                         "{{ titel }}</h1>", "template error", line_of="{{ titel }}"),
+def write(file: str, content: str | bytes) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        path = root / file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return apply
+
+
+def remove(file: str) -> Callable[[Path], None]:
+    return lambda root: (root / file).unlink()
+
+
+def symlink(file: str, target: str | Callable[[Path], Path]) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        (root / file).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target(root) if callable(target) else target, root / file)
+    return apply
+
+
+def both(*steps: Callable[[Path], None]) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        for step in steps:
+            step(root)
+    return apply
+
+
+PAGE = "---\ntitle: T\ndescription: D\nslug: nouvelle\ntranslation_key: nouvelle\nlayout: guide\n---\n"
+ALIAS_BOMB = ('---\ntitle: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+              "description: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nslug: x\ntranslation_key: x\nlayout: guide\n---\n")
+DEEP = "---\ntitle: T\ndescription: D\nslug: x\ntranslation_key: x\nlayout: guide\nx: " + "[" * 900 + "]" * 900 + "\n---\n"
+
+CASES: dict[str, Case] = {
+    # --- data/: schema and YAML ----------------------------------------------------------------
+    "number with a unit": Case(replace("data/gpus.yaml", "memory_gb: 24\n", 'memory_gb: "24 Go"\n'),
+                               "data/gpus.yaml", "`memory_gb`: input should be a valid number", '"24 Go"'),
+    "negative memory": Case(replace("data/gpus.yaml", "memory_gb: 24\n", "memory_gb: -24\n"),
+                            "data/gpus.yaml", "input should be greater than 0", "-24"),
+    "infinite memory": Case(replace("data/gpus.yaml", "memory_gb: 24\n", "memory_gb: .inf\n"),
+                            "data/gpus.yaml", "`memory_gb`: input should be a finite number", ".inf"),
+    "absurd throughput": Case(replace("data/gpus.yaml", "fp32_tflops: 82.6", "fp32_tflops: 1.0e+308"),
+                              "data/gpus.yaml", "`fp32_tflops`: input should be less than 1000000000", "1.0e+308"),
+    "5,000-digit number": Case(replace("data/models.yaml", "parameters: 8_030_261_248", "parameters: " + "9" * 5000),
+                               "data/models.yaml", "cannot read the value", "9999"),
+    "huge whole number": Case(replace("data/models.yaml", "parameters: 8_030_261_248", "parameters: " + "9" * 20),
+                              "data/models.yaml", "input should be less than or equal to 1000000000000000", "9999"),
+    "zero price": Case(replace("data/prices.yaml", "big: 2.88", "big: 0"), "data/prices.yaml",
+                       "input should be greater than 0", "big: 0"),
+    "price with three decimals": Case(replace("data/prices.yaml", "big: 2.88", "big: 2.885"), "data/prices.yaml",
+                                      "a price is in dollars and cents", "big: 2.885"),
+    "price below a cent": Case(replace("data/prices.yaml", "big: 2.88", "big: 0.0001"), "data/prices.yaml",
+                               "a price is in dollars and cents", "big: 0.0001"),
+    "price of 1e300": Case(replace("data/prices.yaml", "big: 2.88", "big: 1.0e+300"), "data/prices.yaml",
+                           "input should be less than 1000000000", "big: 1.0e+300"),
+    "date that does not exist": Case(replace("data/prices.yaml", "as_of: 2026-11-29", "as_of: 2026-13-45"),
+                                     "data/prices.yaml", "cannot read the value `2026-13-45`", "as_of"),
+    "tab in YAML": Case(replace("data/gpus.yaml", "    memory_type: HBM3\n", "\tmemory_type: HBM3\n"),
+                        "data/gpus.yaml", "invalid YAML", "\tmemory_type"),
+    "control character in YAML": Case(replace("data/gpus.yaml", "model: Card", "model: Ca\x08rd"),
+                                      "data/gpus.yaml", "invalid YAML: the character U+0008 is not allowed", "Ca\x08rd"),
+    "duplicated key": Case(replace("data/gpus.yaml", "    model: Card\n", "    model: Card\n    model: Carte\n"),
+                           "data/gpus.yaml", "duplicated key `model`", "model: Carte"),
+    "YAML alias in data": Case(replace("data/gpus.yaml", "model: Card", "model: &name Card\n    architecture2: *name"),
+                               "data/gpus.yaml", "YAML anchors and aliases", "&name"),
+    "typo in a data field": Case(replace("data/gpus.yaml", "    tdp_w: 700", "    tdp_watts: 700"),
+                                 "data/gpus.yaml", "unknown field `tdp_watts`", "tdp_watts"),
+    "misspelt 'not supported'": Case(replace("data/gpus.yaml", "fp8_tflops: not supported", "fp8_tflops: not-supported"),
+                                     "data/gpus.yaml", "`fp8_tflops`", "not-supported"),
+    "topology of another link": Case(replace("data/gpus.yaml", "topology: bridge", "topology: mesh"),
+                                     "data/gpus.yaml", "topology `mesh` goes with kind `Infinity Fabric`",
+                                     "topology: mesh"),
+    "window without its layers": Case(replace("data/models.yaml", "    max_context_tokens: 131_072\n",
+                                              "    max_context_tokens: 131_072\n    window_tokens: 1024\n"),
+                                      "data/models.yaml", "window_tokens and window_layers go together", "id: small-llm"),
+    "anchor with an unknown model": Case(
+        write("data/anchors.yaml", "anchors:\n  - id: a\n    claim: weights\n    model: no-such-llm\n    precision: bf16\n"
+                                   "    published_gib: 1\n    source: https://example.com\n    reference: R\n    quote: Q\n"),
+        "data/anchors.yaml", "unknown model `no-such-llm`", "model: no-such-llm"),
+    "unknown locale": Case(replace("data/site.yaml", "locale: en_US", "locale: xx_YY"), "data/site.yaml",
+                           "unknown locale `xx_YY`", "xx_YY"),
+    "language code that climbs out": Case(replace("data/site.yaml", "  en: {locale: en_US}", "  ../evil: {locale: en_US}"),
+                                          "data/site.yaml", "string should match pattern", "../evil"),
+    "absolute language code": Case(replace("data/site.yaml", "  en: {locale: en_US}", '  "/tmp/evil": {locale: en_US}'),
+                                   "data/site.yaml", "string should match pattern", "/tmp/evil"),
+    "default language not listed": Case(replace("data/site.yaml", "default_language: fr", "default_language: de"),
+                                        "data/site.yaml", "default_language `de` is not in languages", "default_language"),
+    "missing data file": Case(remove("data/use_cases.yaml"), "data/use_cases.yaml", "the file is missing"),
+    # --- data/ui/: UI strings ------------------------------------------------------------------
+    "missing UI string": Case(replace("data/ui/en.yaml", "  scroll_hint: Scroll sideways to see every column.\n", ""),
+                              "data/ui/en.yaml", "missing UI string `scroll_hint`"),
+    "empty UI string": Case(replace("data/ui/en.yaml", "scroll_hint: Scroll sideways to see every column.",
+                                    'scroll_hint: " "'), "data/ui/en.yaml", "the UI string `scroll_hint` is empty",
+                            "scroll_hint"),
+    "attribute access in a UI string": Case(replace("data/ui/en.yaml", 'price_from: "from {price}"',
+                                                    'price_from: "from {price.__class__}"'),
+                                            "data/ui/en.yaml", "a placeholder is a plain name", "price_from"),
+    "format spec in a UI string": Case(replace("data/ui/en.yaml", 'price_from: "from {price}"',
+                                               'price_from: "from {price:>99}"'),
+                                       "data/ui/en.yaml", "a placeholder is a plain name", "price_from"),
+    "unbalanced brace in a UI string": Case(replace("data/ui/en.yaml", 'price_from: "from {price}"',
+                                                    'price_from: "from {price"'),
+                                            "data/ui/en.yaml", "the UI string `price_from`", "price_from"),
+    "placeholder of another language": Case(replace("data/ui/en.yaml", 'price_from: "from {price}"',
+                                                    'price_from: "from {prix}"'),
+                                            "data/ui/en.yaml", "the UI string `price_from` uses {prix}"),
+    "placeholder the generator does not fill": Case(
+        both(replace("data/ui/en.yaml", 'price_from: "from {price}"', 'price_from: "from {price} {currency}"'),
+             replace("data/ui/fr.yaml", 'price_from: "dès {price}"', 'price_from: "dès {price} {currency}"')),
+        "data/ui/en.yaml", "uses `{currency}`, which is not filled here", "price_from"),
+    # --- content/: files and front matter ---------------------------------------------------------
+    "empty file": Case(write("content/fr/nouvelle.md", b""), "content/fr/nouvelle.md", "the file is empty"),
+    "not UTF-8": Case(write("content/fr/nouvelle.md", b"\xff\xfe title"), "content/fr/nouvelle.md", "not valid UTF-8"),
+    "no front matter": Case(write("content/fr/nouvelle.md", "Just text.\n"), "content/fr/nouvelle.md",
+                            "the page has no front matter"),
+    "empty front matter": Case(write("content/fr/nouvelle.md", "---\n---\nBody\n"), "content/fr/nouvelle.md",
+                               "the front matter is empty"),
+    "unclosed front matter": Case(write("content/fr/nouvelle.md", "---\ntitle: T\n"), "content/fr/nouvelle.md",
+                                  "the front matter is not closed"),
+    "unclosed quote": Case(replace(FR_USE_CASE, "summary: Entraîner sur", 'summary: "Entraîner sur'),
+                           FR_USE_CASE, "invalid YAML: a quote opens here and is never closed", "summary:"),
+    "unquoted colon in a title": Case(replace(FR_USE_CASE, 'title: "GPU pour entraîner"', "title: GPU : entraîner"),
+                                      FR_USE_CASE, 'a value that contains ": " must be in quotes', "title:"),
+    "YAML alias bomb in front matter": Case(write("content/fr/bombe.md", ALIAS_BOMB), "content/fr/bombe.md",
+                                            "YAML anchors and aliases", "title:"),
+    "YAML nested 900 deep": Case(write("content/fr/profond.md", DEEP), "content/fr/profond.md",
+                                 "the YAML nests more than 32 levels deep", "x: ["),
+    "typo in a front-matter key": Case(replace(FR_USE_CASE, "\ntitle:", "\ntitel:"), FR_USE_CASE,
+                                       "unknown field `titel` (did you mean `title`?)", "titel:"),
+    "unknown layout": Case(replace(FR_USE_CASE, "layout: use_case", "layout: use-case"), FR_USE_CASE,
+                           "`layout`", "layout: use-case"),
+    "unknown GPU id": Case(replace(FR_USE_CASE, "gpus: [big, pcie, card]", "gpus: [big, pci, card]"), FR_USE_CASE,
+                           "unknown GPU id `pci` (did you mean `pcie`?)", "gpus: [big"),
+    "unknown column": Case(replace(FR_USE_CASE, "train_8gpu, infer", "train_8gpus, infer"), FR_USE_CASE,
+                           "unknown column `train_8gpus`", "columns:"),
+    "unknown model in a column": Case(replace(FR_USE_CASE, "model: small-llm", "model: small-lm"), FR_USE_CASE,
+                                      "unknown model `small-lm`", "columns:"),
+    "unknown precision in a column": Case(replace(FR_USE_CASE, "precision: bf16}", "precision: fp4}"), FR_USE_CASE,
+                                          "unknown precision `fp4`", "columns:"),
+    "chart of no column": Case(replace(FR_USE_CASE, "chart: train_8gpu", "chart: train_16gpu"), FR_USE_CASE,
+                               "`chart: train_16gpu` is not a column of the table", "chart:"),
+    "unknown use case": Case(replace(FR_USE_CASE, "use_case: llm-training", "use_case: llm-trainng"), FR_USE_CASE,
+                             "unknown use case `llm-trainng`", "use_case:"),
+    "slug that climbs out of site/": Case(replace(FR_USE_CASE, "slug: entrainement\n", "slug: ../evil\n"), FR_USE_CASE,
+                                          "`slug`: string should match pattern", "slug:"),
+    "absolute slug": Case(replace(FR_USE_CASE, "slug: entrainement\n", "slug: /abs\n"), FR_USE_CASE,
+                          "`slug`: string should match pattern", "slug:"),
+    "folder name that is no URL": Case(write("content/fr/Mes Guides/x.md", PAGE), "content/fr/Mes Guides/x.md",
+                                       "the folder name `Mes Guides` cannot be part of a URL"),
+    "two pages with one URL": Case(write("content/fr/copie.md", PAGE.replace("slug: nouvelle", "slug: entrainement")),
+                                   FR_USE_CASE, "two pages have the URL /fr/entrainement/ (content/fr/copie.md has it "
+                                   "too; change one `slug`)", "slug:"),
+    "two pages with one translation key": Case(
+        write("content/fr/copie.md", PAGE.replace("translation_key: nouvelle", "translation_key: use-case/llm-training")),
+        FR_USE_CASE, "two `fr` pages have the translation key `use-case/llm-training`", "translation_key:"),
+    "translation of no source page": Case(replace(EN_USE_CASE, "translation_key: use-case/llm-training",
+                                                  "translation_key: use-case/llm-trainin"),
+                                          EN_USE_CASE, "the translation key `use-case/llm-trainin` matches no `fr` page",
+                                          "translation_key:"),
+    "missing reserved page": Case(remove("content/en/search.md"), "content/en",
+                                  "no `search` page in `en`: the site links to it from every page"),
+    "second reserved page": Case(write("content/en/catalogue-2.md", PAGE.replace("layout: guide", "layout: catalogue")
+                                       .replace("slug: nouvelle", "slug: gpus-2")),
+                                 "content/en/gpus.md", "a second `catalogue` page in `en`", "layout:"),
+    # --- content/: the Markdown body -------------------------------------------------------------
+    "unknown shortcode": Case(replace(FR_GUIDE, "{{ model_memory model=small-llm", "{{ model_memory2 model=small-llm"),
+                              FR_GUIDE, "unknown shortcode `model_memory2`; did you mean `model_memory`?", "model_memory2"),
+    "shortcode with a wrong argument": Case(replace(FR_GUIDE, "model=small-llm precision=bf16 }}",
+                                                    "model=small-llm precision=bf16 gpu=big }}"),
+                                            FR_GUIDE, "`model_memory` has no argument `gpu`", "gpu=big"),
+    "shortcode argument of 1e300": Case(replace(FR_GUIDE, "model=small-llm precision=bf16 }}",
+                                                "model=small-llm precision=bf16 context=1e300 }}"),
+                                        FR_GUIDE, "`context` must be a number, got `1e300`", "context=1e300"),
+    "shortcode with a huge number": Case(replace(FR_USE_CASE, "params=7000000000", "params=" + "9" * 400),
+                                         FR_USE_CASE, "`params` must be a positive whole number no larger than 10^15",
+                                         "params=999"),
+    "context beyond the model's maximum": Case(replace(FR_GUIDE, "model=small-llm precision=bf16 }}",
+                                                       "model=big-llm precision=bf16 context=8192 }}"),
+                                               FR_GUIDE, "Big LLM takes at most 2,048 tokens of context",
+                                               "model=big-llm precision=bf16 context"),
+    "ratio of a figure that does not exist": Case(replace(FR_GUIDE, "Un guide court.\n\n## Mémoire",
+                                                          "Un guide court : {{ ratio a=big b=pcie column=fp8 }}.\n\n## Mémoire"),
+                                                  FR_GUIDE, "`pcie` has no `fp8` figure (not supported)", "ratio a=big"),
+    "unterminated shortcode": Case(replace(FR_GUIDE, "Un guide court.\n\n## Mémoire",
+                                           "Un guide court {{ gpu_figure gpu=big\n\n## Mémoire"),
+                                   FR_GUIDE, "a shortcode opens with `{{` and never closes", "gpu_figure gpu=big"),
+    "unclosed FAQ": Case(replace(FR_USE_CASE, "pour 7 milliards de paramètres.\n:::", "pour 7 milliards de paramètres.\n"),
+                         FR_USE_CASE, "the `::: faq` block is never closed", "::: faq"),
+    "unknown block": Case(replace(FR_GUIDE, "Un guide court.\n\n## Mémoire", "::: warning\nAttention.\n:::\n\n## Mémoire"),
+                          FR_GUIDE,
+                          "unknown block `::: warning`", "::: warning"),
+    "text before the first FAQ question": Case(replace(FR_USE_CASE, "::: faq\n", "::: faq\nUn mot.\n\n"), FR_USE_CASE,
+                                               "FAQ text before the first question", "Un mot."),
+    "two FAQ blocks": Case(replace(FR_USE_CASE, "### La mémoire\n", "::: faq\n### Q ?\n\nR.\n:::\n\n### La mémoire\n"),
+                           FR_USE_CASE, "a page can have only one `::: faq` block", "::: faq\n### Combien"),
+    "link to a page that does not exist": Case(replace("content/fr/index.md", "(guides/premier-guide.md)", "(../fr/nulle-part/)"),
+                                               "content/fr/index.md", "link to a page that does not exist", "nulle-part"),
+    "link to a Markdown file that is no page": Case(
+        replace("content/fr/index.md", "(guides/premier-guide.md)", "(guides/premier-gide.md)"), "content/fr/index.md",
+        "link to a Markdown file that is not a published page: `guides/premier-gide.md` "
+        "(did you mean `guides/premier-guide.md`?)", "premier-gide"),
+    "link to a missing anchor": Case(replace("content/fr/index.md", "(guides/premier-guide.md)",
+                                             "(guides/premier-guide.md#nulle-part)"),
+                                     "content/fr/index.md", "link to a missing anchor", "nulle-part"),
+    # --- templates/ ---------------------------------------------------------------------------
+    "undefined template variable": Case(replace("templates/use_case.html", "{{ title }}</h1>", "{{ titel }}</h1>"),
+                                        "templates/use_case.html", "template error", "{{ titel }}"),
+    "template syntax error": Case(replace("templates/guide.html", "{{ main_html }}", "{% if %}{{ main_html }}"),
+                                  "templates/guide.html", "template syntax error", "{% if %}"),
+    "missing include": Case(replace("templates/guide.html", '{% include "partials/faq.html" %}',
+                                    '{% include "partials/faqs.html" %}'),
+                            "templates/guide.html", "template not found: `partials/faqs.html`", "faqs.html"),
+    # --- files that leave the project ----------------------------------------------------------------
+    "symlinked asset outside the project": Case(symlink("templates/assets/passwd", "/etc/passwd"),
+                                                "templates/assets/passwd", "the symbolic link leads outside the project"),
+    "content symlink outside the project": Case(symlink("content/fr/dehors.md", lambda root: root.parent / "outside.md"),
+                                                "content/fr/dehors.md", "the symbolic link leads outside the project"),
+    "symlink loop in content": Case(symlink("content/fr/boucle", lambda root: root / "content" / "fr"),
+                                    "content/fr/boucle", "a loop"),
+    "broken symlink": Case(symlink("content/fr/cassé.md", lambda root: root / "nowhere.md"),
+                           "content/fr/cassé.md", "the symbolic link leads nowhere"),
 }
 
 
-def _fingerprint(site: Path) -> dict[str, str]:
-    return {str(p.relative_to(site)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(site.rglob("*")) if p.is_file()}
-
-
-def run_build(root: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "build.py"), "--root", str(root), *args],
-                          capture_output=True, text=True, timeout=120)
-
-
-@pytest.fixture
-def project(tmp_path: Path, built_site: Path) -> Path:
-    """A copy of the project with a previous, good site/ in place (copied: building it is slower)."""
-    root = copy_project(tmp_path)
-    shutil.copytree(built_site, root / "site")
+@pytest.fixture(scope="module")
+def built_tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny site with a good site/ built once; each case breaks a copy of it."""
+    root = tiny_project(tmp_path_factory.mktemp("good") / "tiny")
+    build(root)
+    (root.parent / "outside.md").write_text(PAGE, encoding="utf-8")
     return root
 
 
+@pytest.fixture
+def project(built_tiny: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "tiny"
+    shutil.copytree(built_tiny, root, symlinks=True)
+    (tmp_path / "outside.md").write_text(PAGE, encoding="utf-8")
+    return root
+
+
+def line_of(root: Path, case: Case) -> int:
+    path = root / case.file
+    if case.line_of is None or not path.is_file():
+        return 1
+    text = path.read_text(encoding="utf-8")
+    assert case.line_of in text, f"{case.line_of!r} not in {case.file}"
+    return text[: text.index(case.line_of)].count("\n") + 1
+
+
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
-def test_bad_input_is_reported_with_file_and_line_and_site_is_kept(project: Path, case: Break):
-    before = _fingerprint(project / "site")
-    line = case.apply(project)
-    result = run_build(project)
-    assert result.returncode == 1
-    assert "Traceback" not in result.stderr
-    assert f"{case.file}:{line}:" in result.stderr, result.stderr
-    assert case.message in result.stderr, result.stderr
-    assert "site/ was not changed" in result.stderr
-    assert _fingerprint(project / "site") == before
+def test_bad_input_names_file_line_and_fix_and_keeps_the_site(project: Path, case: Case):
+    before = fingerprint(project / "site")
+    case.apply(project)
+    with pytest.raises(BuildFailed) as failure:
+        build(project)
+    expected = f"{case.file}:{line_of(project, case)}:"
+    found = [str(problem) for problem in failure.value.problems]
+    assert any(text.startswith(expected) and case.message in text for text in found), "\n".join(found)
+    assert all("(" in text and text.endswith(")") for text in found), "every problem carries a hint"
+    assert fingerprint(project / "site") == before
     assert not list(project.glob(".site-*")), "a staging folder was left behind"
 
 
-def test_two_pages_with_one_url_are_reported(project: Path):
-    page = project / FR_PAGE
-    copy = page.with_name("copie.md")
-    copy.write_text(page.read_text(encoding="utf-8").replace("use-case/llm-training", "use-case/copy"),
-                    encoding="utf-8")
-    result = run_build(project)
-    assert result.returncode == 1
-    slug_line = page.read_text(encoding="utf-8").splitlines().index("slug: entrainement-llm") + 1
-    assert f"{FR_PAGE}:{slug_line}:7: error: two pages have the URL /fr/entrainement-llm/" in result.stderr
-    assert "(content/fr/copie.md has it too; change one `slug`)" in result.stderr
+def test_the_table_covers_the_cases_the_issue_names():
+    assert len(CASES) >= 70
 
 
-def test_two_pages_with_one_translation_key_in_a_language_are_reported(project: Path):
-    page = project / FR_PAGE
-    page.with_name("copie.md").write_text(
-        page.read_text(encoding="utf-8").replace("slug: entrainement-llm", "slug: copie"), encoding="utf-8")
-    result = run_build(project)
-    assert result.returncode == 1
-    assert "two `fr` pages have the translation key `use-case/llm-training`" in result.stderr
-
-
-def test_typo_gets_a_did_you_mean_hint(project: Path):
-    CASES["typo in a front-matter key"].apply(project)
-    assert "did you mean `title`?" in run_build(project).stderr
+@pytest.mark.parametrize("case", ["typo in a front-matter key", "template syntax error", "YAML alias bomb in front matter",
+                                  "5,000-digit number", "unknown locale"])
+def test_the_command_line_exits_1_without_a_traceback(project: Path, case: str):
+    CASES[case].apply(project)
+    before = fingerprint(project / "site")
+    result = build_cli(project)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    assert f"{CASES[case].file}:{line_of(project, CASES[case])}:" in result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("build failed: ") and last.endswith("; site/ was not changed"), last
+    assert fingerprint(project / "site") == before
 
 
 def test_all_problems_of_a_run_are_reported_together(project: Path):
-    CASES["number with a unit"].apply(project)
-    CASES["zero price"].apply(project)
-    CASES["typo in a front-matter key"].apply(project)
-    CASES["unknown shortcode"].apply(project)
-    result = run_build(project)
     for case in ("number with a unit", "zero price", "typo in a front-matter key"):
-        assert CASES[case].message in result.stderr, result.stderr
+        CASES[case].apply(project)
+    with pytest.raises(BuildFailed) as failure:
+        build(project)
+    text = "\n".join(str(problem) for problem in failure.value.problems)
+    for case in ("number with a unit", "zero price", "typo in a front-matter key"):
+        assert CASES[case].message in text
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (b"", "the file is empty"),
-    (b"\xff\xfe title", "not valid UTF-8"),
-    (b"Just text, no front matter.\n", "no front matter"),
-    (b"---\n---\nBody\n", "the front matter is empty"),
-])
-def test_unusable_files_are_reported(project: Path, content: bytes, message: str):
-    (project / "content/fr/nouvelle-page.md").write_bytes(content)
-    result = run_build(project)
+def test_check_reports_the_same_and_writes_nothing(project: Path):
+    CASES["undefined template variable"].apply(project)
+    before = fingerprint(project)
+    result = build_cli(project, "check")
     assert result.returncode == 1
-    assert "content/fr/nouvelle-page.md:1:" in result.stderr and message in result.stderr
+    assert "templates/use_case.html:" in result.stderr and "template error" in result.stderr
+    assert fingerprint(project) == before
 
 
-def test_usage_errors_exit_2(project: Path):
-    result = run_build(project, "publish-everything")
-    assert result.returncode == 2
-
-
-def test_a_good_build_prints_one_summary_line(tmp_path: Path):
-    root = copy_project(tmp_path)
-    result = run_build(root)
-    assert result.returncode == 0
-    assert result.stdout.strip().count("\n") == 0
-    pages = len(list((root / "site").rglob("*.html")))
-    assert result.stdout.startswith(f"built {pages} pages in ")
-
-
-@pytest.mark.parametrize("case", ["link to a missing anchor", "undefined template variable",
-                                  "translation key that matches no source page"])
-def test_check_renders_and_checks_links_without_writing(project: Path, case: str):
-    """``check`` catches template errors and broken links too, and writes nothing."""
-    before = _fingerprint(project / "site")
-    line = CASES[case].apply(project)
-    result = run_build(project, "check")
-    assert result.returncode == 1
-    assert f"{CASES[case].file}:{line}:" in result.stderr and CASES[case].message in result.stderr, result.stderr
-    assert _fingerprint(project / "site") == before
-    assert sorted(p.name for p in project.iterdir()) == ["content", "data", "site", "templates"]
-
-
-def test_a_link_to_a_markdown_file_becomes_the_page_url(project: Path):
-    guide = project / FR_GUIDE
-    guide.write_text(guide.read_text(encoding="utf-8").replace(
-        "](../../entrainement-llm/)", "](../entrainement-llm.md#ce-qui-compte-entrainement-de-llm)"),
-        encoding="utf-8")
-    result = run_build(project)  # (the English translation is now stale: a warning)
-    assert result.returncode == 0, result.stderr
-    html = (project / "site/fr/guides/choisir-gpu-deep-learning-llm/index.html").read_text(encoding="utf-8")
-    assert 'href="../../entrainement-llm/#ce-qui-compte-entrainement-de-llm"' in html
-    assert ".md" not in html.replace("entrainement-llm.md", "")  # no Markdown path left in the output
+def test_no_page_is_dropped_whatever_its_layout(project: Path):
+    """Sections after the first heading and a FAQ show on every layout (404 and search pages included)."""
+    for page in sorted((project / "content" / "fr").rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        if "{model}" in text or "{a}" in text:
+            continue  # generator patterns: their body shows on every generated page
+        page.write_text(text + "\n\n## Section ajoutée\n\nTexte ajouté.\n\n::: faq\n### Question ajoutée ?\n\n"
+                        "Réponse ajoutée.\n:::\n" if "::: faq" not in text else text + "\n\n## Section ajoutée\n\n"
+                        "Texte ajouté.\n", encoding="utf-8")
+    build(project)
+    for html in sorted((project / "site" / "fr").rglob("index.html")):
+        if html.parent.parent.name in ("gpu", "comparer"):
+            continue
+        content = html.read_text(encoding="utf-8")
+        assert "Texte ajouté." in content, html
+        assert "Question ajoutée" in content or "Combien de mémoire" in content, html
