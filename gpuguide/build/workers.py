@@ -13,6 +13,7 @@ from typing import Callable
 
 from gpuguide.build.links import ParsedPage, parse_page
 from gpuguide.errors import Problem
+from gpuguide.processes import die_with_parent
 from gpuguide.render.reads import Read
 from gpuguide.render.renderer import PageRenderer
 from gpuguide.structure.pages import Page
@@ -110,7 +111,7 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
         # of memory (which the workers then share with this process instead of copying them).
         gc.freeze()
         try:
-            with mp.get_context("fork").Pool(workers) as pool:
+            with mp.get_context("fork").Pool(workers, initializer=die_with_parent) as pool:
                 for chunk in pool.imap(_render_chunk, chunks):
                     for result in chunk:
                         renderer.problems.items.extend(result.problems)

@@ -23,6 +23,7 @@ from gpuguide.structure.data import Dataset
 from gpuguide.structure.library import Library
 from gpuguide.structure.pages import Page, PageMeta, generated_pages
 from gpuguide import pickled
+from gpuguide.processes import die_with_parent
 from gpuguide.structure.schema import validate
 from gpuguide.structure.sources import (FRONT_MATTER_OFFSET, FileState, YamlDocument, file_state, read_text,
                                         split_front_matter, walk_files)
@@ -105,7 +106,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
         found: Iterator[list[tuple[Path, ParsedSource | None]]] = iter(())
         if (parallel and not previous and workers > 1 and len(files) >= PARALLEL_MIN_FILES
                 and "fork" in mp.get_all_start_methods()):
-            pool = stack.enter_context(mp.get_context("fork").Pool(workers - 1))
+            pool = stack.enter_context(mp.get_context("fork").Pool(workers - 1, initializer=die_with_parent))
             # This process parses the first share itself while the workers parse the rest;
             # then it loads the rest in order, from what they found.
             own = len(files) // workers

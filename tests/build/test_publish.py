@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -32,24 +33,77 @@ def test_two_builds_of_the_same_project_are_byte_identical(tmp_path: Path):
     assert _fingerprint(second / "site") == built_once
 
 
-def test_a_build_killed_at_any_moment_leaves_the_previous_site(tmp_path: Path):
-    root = copy_project(tmp_path)
-    assert run_build(root).returncode == 0
+def _staged(root: Path) -> str | None:
+    """What a build is writing right now: "staging" (pages into a folder beside site/), "journal"
+    (renaming files into site/ under a journal), or None."""
+    if list(root.glob(".site-journal.json")):
+        return "journal"
+    if any(any(folder.iterdir()) for folder in root.glob(".site-staging-*")):
+        return "staging"
+    return None
+
+
+def _kill_during(root: Path, args: list[str], seconds: float, kills: int, seed: int,
+                 new: dict[str, str] | None = None) -> dict[str, int]:
+    """Start the build ``kills`` times, each killed (SIGKILL) at a moment spread over ``seconds``;
+    after each, the next read of site/ (``recover``) finds the previous site whole, or the ``new``
+    one whole (the kill came after it was published), never a mix. Returns where the kills landed."""
+    from gpuguide.build.publish import recover
+
     before = _fingerprint(root / "site")
-    delays = [0.05, 0.3, 0.7, 1.1, 1.5]
-    random.Random(0).shuffle(delays)
-    for delay in delays:
-        delay *= random.uniform(0.8, 1.2)
-        process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "--root", str(root)],
+    landed = {"staging": 0, "journal": 0, "elsewhere": 0}
+    rng = random.Random(seed)
+    for attempt in range(kills):
+        delay = seconds * (attempt + rng.random()) / kills
+        process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), *args, "--root", str(root)],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(delay)
+        landed[_staged(root) or "elsewhere"] += 1
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
-        assert _fingerprint(root / "site") == before, f"site/ changed by a build killed after {delay:.2f} s"
-    result = run_build(root)
-    assert result.returncode == 0, result.stderr
-    assert _fingerprint(root / "site") == before
-    assert not [p.name for p in root.iterdir() if p.name.startswith(".site-")], "leftover staging folders"
+        recover(root / "site")  # what every command does first
+        after = _fingerprint(root / "site")
+        assert after == before or after == new, f"a mixed site/ after a build killed after {delay:.2f} s"
+        if after == new:
+            return landed  # published: the next builds have nothing left to do
+        assert not [p.name for p in root.iterdir() if p.name.startswith(".site-")], "leftovers after recovery"
+    return landed
+
+
+def test_a_build_killed_while_writing_leaves_the_previous_site(tmp_path: Path):
+    """Cold builds and in-place updates with real changes, each killed at moments spread over its
+    whole run, most of them while it writes: the previous site is whole after every kill."""
+    root = copy_project(tmp_path)
+    assert run_build(root, "--no-search").returncode == 0
+    # Cold builds: no cache, every page rendered and written into the staging folder, then swapped.
+    started = time.perf_counter()
+    shutil.rmtree(root / ".build-cache")
+    assert run_build(root, "--no-search").returncode == 0
+    cold = time.perf_counter() - started
+    cold_kills = {"staging": 0, "journal": 0, "elsewhere": 0}
+    for seed in range(2):
+        shutil.rmtree(root / ".build-cache", ignore_errors=True)
+        for where, count in _kill_during(root, ["--no-search"], cold, 10, seed).items():
+            cold_kills[where] += count
+    # In-place updates: a price changes, so every page that shows it is rendered and renamed in.
+    assert run_build(root, "--no-search").returncode == 0
+    prices = root / "data" / "prices.yaml"
+    prices.write_text(prices.read_text(encoding="utf-8").replace("h100-sxm: 2.88", "h100-sxm: 2.89"), encoding="utf-8")
+    started = time.perf_counter()
+    probe = copy_project(tmp_path / "probe")
+    shutil.copytree(root / "site", probe / "site")
+    shutil.copytree(root / ".build-cache", probe / ".build-cache")
+    (probe / "data" / "prices.yaml").write_text(prices.read_text(encoding="utf-8"), encoding="utf-8")
+    assert run_build(probe, "--no-search").returncode == 0
+    update = time.perf_counter() - started
+    update_kills = _kill_during(root, ["--no-search"], update, 20, 7, new=_fingerprint(probe / "site"))
+    print(f"\nkills: cold builds {cold_kills} (run {cold:.1f} s), in-place updates {update_kills} "
+          f"(run {update:.1f} s)")
+    assert cold_kills["staging"] >= 10, cold_kills  # most kills landed while pages were being written
+    assert update_kills["staging"] + update_kills["journal"] >= 3, update_kills
+    # After all that, a build publishes the new price, whole.
+    assert run_build(root, "--no-search").returncode == 0
+    assert "2,89" in (root / "site" / "fr" / "gpu" / "h100-sxm" / "index.html").read_text(encoding="utf-8")
 
 
 def _inodes(site: Path) -> dict[str, int]:
@@ -80,17 +134,16 @@ def test_an_edit_updates_only_the_changed_files_in_place(tmp_path: Path):
     assert not leftovers, leftovers
 
 
-def test_an_update_in_place_cut_short_is_finished_by_the_next_build(tmp_path: Path, monkeypatch):
-    """Killed between two renames of an update in place: each file is whole (old or new), and the
-    next build finishes the update from its journal before doing anything else."""
+def test_an_update_in_place_cut_short_is_rolled_back_by_the_next_run(tmp_path: Path, monkeypatch):
+    """Interrupted between two renames of an update in place: each file is whole (old or new), and
+    the next run puts every old file back before anything reads site/; then it builds."""
     import gpuguide.build.publish as publish
     from gpuguide.build.pipeline import Options, run
     from gpuguide.project import Project
-    from test_incremental import clean_build, fingerprint
 
     project = Project(copy_project(tmp_path / "project"))
     run(project, Options(search=False))
-    old = fingerprint(project.site_dir)
+    old = _fingerprint(project.site_dir)
     # A template change for GPU pages: dozens of files to move, interrupted after the first.
     template = project.templates_dir / "gpu.html"
     template.write_text(template.read_text(encoding="utf-8").replace(
@@ -100,27 +153,40 @@ def test_an_update_in_place_cut_short_is_finished_by_the_next_build(tmp_path: Pa
     def replace_then_die(source, target):
         into_site = str(target).startswith(str(project.site_dir) + os.sep)
         if into_site and moved:
-            raise KeyboardInterrupt  # as a kill would, between two files
+            raise SystemExit("killed")  # as a kill would, between two files (nothing else runs)
         real_replace(source, target)
         if into_site:
             moved.append(target)
 
     monkeypatch.setattr(publish.os, "replace", replace_then_die)
-    try:
+    monkeypatch.setattr(publish, "discard", lambda staging, site_dir: None)  # a kill runs no cleanup
+    with pytest.raises(SystemExit):
         run(project, Options(search=False))
-    except KeyboardInterrupt:
-        pass
-    else:
-        raise AssertionError("the update was not interrupted")
-    monkeypatch.setattr(publish.os, "replace", real_replace)
-    assert publish.update_pending(project.site_dir)
-    halfway = fingerprint(project.site_dir)
+    monkeypatch.undo()
+    halfway = _fingerprint(project.site_dir)
     assert halfway.keys() == old.keys()
-    changed = {path for path in halfway if halfway[path] != old[path]}
-    assert len(changed) == 1  # one page moved in, whole; the others still the old ones
+    assert len({path for path in halfway if halfway[path] != old[path]}) == 1  # one page moved in, whole
 
-    # The next build finishes the update first; what it publishes is what a clean build gives.
+    assert publish.recover(project.site_dir) is True  # what the next run does first: roll back
+    assert _fingerprint(project.site_dir) == old
     run(project, Options(search=False))
-    assert not publish.update_pending(project.site_dir)
-    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+    assert "New line." in (project.site_dir / "fr" / "gpu" / "h100-sxm" / "index.html").read_text(encoding="utf-8")
     assert not [p.name for p in project.root.iterdir() if p.name.startswith(".site-")], "leftovers"
+
+
+def test_a_site_folder_that_is_a_symlink_is_published_through(tmp_path: Path):
+    """site/ linked to a deploy folder: builds write into the folder, and the link stays."""
+    root = copy_project(tmp_path / "project")
+    deploy = tmp_path / "deploy" / "www"
+    deploy.mkdir(parents=True)
+    os.symlink(deploy, root / "site")
+    assert run_build(root, "--no-search").returncode == 0
+    assert (root / "site").is_symlink() and (deploy / "fr" / "index.html").is_file()
+    _edit_one_page(root)
+    assert run_build(root, "--no-search").returncode == 0
+    assert (root / "site").is_symlink()
+    assert "One more sentence." in (deploy / "en" / "llm-training" / "index.html").read_text(encoding="utf-8")
+    shutil.rmtree(root / ".build-cache")
+    assert run_build(root, "--no-search").returncode == 0  # a full build swaps the deploy folder's content
+    assert (root / "site").is_symlink() and (deploy / "fr" / "index.html").is_file()
+    assert not [p.name for p in deploy.parent.iterdir() if p.name.startswith(".www-")], "leftovers"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
 import subprocess
 import sys
@@ -116,3 +117,72 @@ def test_the_open_page_reloads_itself_in_chromium(server, page):
     page.wait_for_function("() => document.body.innerText.includes('from nothing')", timeout=15_000)
     assert page.evaluate("window.__beforeReload === undefined")  # a real reload, not a patch
     assert errors == []
+
+
+def test_a_busy_port_is_a_usage_error_before_any_build(tmp_path: Path):
+    from sites import tiny_project
+
+    root = tiny_project(tmp_path / "tiny")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, str(ROOT / "build.py"), "serve", "--root", str(root), "--port", str(port)],
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "cannot listen on 127.0.0.1" in result.stderr and "Traceback" not in result.stderr
+    assert not (root / "site").exists()  # nothing was built
+
+
+@pytest.fixture
+def tiny_server(tmp_path: Path):
+    """``build.py serve`` on the tiny site; its log for checking that nothing printed a traceback."""
+    from sites import tiny_project
+
+    root = tiny_project(tmp_path / "tiny")
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    log = log_path.open("w")
+    process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "serve", "--root", str(root), "--port", str(port)],
+                               stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(lambda: "<html" in fetch(f"{base}/en/training/"), 90, "the first build is served")
+        yield root, base, log_path
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def test_what_a_client_does_never_prints_a_traceback(tiny_server):
+    root, base, log = tiny_server
+    with pytest.raises(urllib.error.HTTPError) as bad:
+        urllib.request.urlopen(f"{base}/fr/%00", timeout=10)
+    assert bad.value.code == 400
+    for _ in range(5):  # a browser that goes away mid-request
+        with socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1]))) as client:
+            client.sendall(b"GET /fr/ HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert "<html" in fetch(f"{base}/fr/")
+    time.sleep(0.5)
+    assert "Traceback" not in log.read_text(encoding="utf-8")
+
+
+def test_the_served_site_stays_deployable_and_restored_folders_are_watched(tiny_server):
+    root, base, log = tiny_server
+    assert (root / "site" / "pagefind" / "pagefind.js").is_file()  # the first build indexes the search
+    # templates/ deleted and restored (a checkout): template edits are still seen.
+    shutil.move(root / "templates", root.parent / "templates-aside")
+    time.sleep(1)
+    shutil.move(root.parent / "templates-aside", root / "templates")
+    time.sleep(1)
+    guide = root / "templates" / "guide.html"
+    guide.write_text(guide.read_text(encoding="utf-8").replace("{{ main_html }}", "{{ main_html }}<p>Restored.</p>"),
+                     encoding="utf-8")
+    wait_for(lambda: "Restored." in fetch(f"{base}/en/guides/first-guide/"), 15, "the template edit is served")
+    assert (root / "site" / "pagefind" / "pagefind.js").is_file()  # a rebuild keeps the index
+    assert "Traceback" not in log.read_text(encoding="utf-8")
