@@ -16,36 +16,34 @@ from babel import Locale, UnknownLocaleError
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
 from gpuguide.errors import Problems, did_you_mean
-from gpuguide.structure.schema import Strict, validate
+from gpuguide.structure.schema import Strict, pattern_hint, validate
 from gpuguide.structure.sources import YamlDocument, parse_yaml, read_text
 from gpuguide.structure.language import Language, make_language, placeholders
 
 #: Every figure of the data is finite and of a plausible size: `.inf`, `1e308` or a 5,000-digit
 #: number is a typo, never a GPU or a model.
-Positive = Annotated[float, Field(gt=0, lt=10**9, allow_inf_nan=False,
-                                  description="a number greater than zero, without unit or quotes")]
-PositiveInt = Annotated[int, Field(gt=0, le=10**15,
-                                   description="a whole number greater than zero, without unit or quotes")]
-Identifier = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$",
-                                  description="lower-case letters, digits and dashes, e.g. `h100-sxm`")]
-SourceUrl = Annotated[str, Field(pattern=r"^https://\S+$", description="the https:// address of the source")]
+Positive = Annotated[float, Field(gt=0, lt=10**9, allow_inf_nan=False)]
+PositiveInt = Annotated[int, Field(gt=0, le=10**15)]
+Identifier = Annotated[str, Field(pattern=pattern_hint(
+    r"^[a-z0-9]+(-[a-z0-9]+)*$", "use lower-case letters, digits and dashes, e.g. `h100-sxm`"))]
+SourceUrl = Annotated[str, Field(pattern=pattern_hint(
+    r"^https://\S+$", "write the document's address, starting with https://"))]
 #: A figure for a feature the GPU does not have (no FP8 tensor cores): not the same as unpublished.
 NotSupported = Literal["not supported"]
-Throughput = Annotated[Positive | NotSupported, Field(
-    description="a number of TFLOPS, or `not supported` when the GPU lacks the feature (leave the field out "
-                "when the vendor does not publish it)")]
+Throughput = Positive | NotSupported
 
 
 class Interconnect(Strict):
     """How GPUs of this type talk to each other, and how many of them share the fast link."""
 
     kind: Literal["NVLink", "Infinity Fabric", "PCIe"]
-    bandwidth_gbs: Positive | None = None  # total per GPU, both directions, as the vendor states it
-    # nvswitch: every GPU of the board reaches every other at full speed; mesh: Infinity Fabric links
-    # between every pair (AMD Instinct platforms); bridge: an NVLink bridge joins a few cards;
-    # pcie: no fast link, the GPUs talk over PCIe.
+    """the link between GPUs"""
+    bandwidth_gbs: Positive | None = None
+    """total per GPU, both directions, GB/s, as the vendor states it"""
     topology: Literal["nvswitch", "mesh", "bridge", "pcie"]
-    gpus: PositiveInt = Field(description="how many GPUs share the fast link (1 when the topology is `pcie`)")
+    """`nvswitch`: a board of GPUs all at full speed; `mesh`: Infinity Fabric between every pair; `bridge`: an NVLink bridge joins a few cards; `pcie`: no fast link"""
+    gpus: PositiveInt
+    """how many GPUs share the fast link (1 for `pcie`): multi-GPU serving stays within it"""
 
     @model_validator(mode="after")
     def _consistent(self) -> "Interconnect":
@@ -63,39 +61,65 @@ class FormFactor(Strict):
     """The GPU's physical format, worded per language by the UI strings (``form_factor_*``)."""
 
     module: Literal["SXM", "OAM", "PCIe"]
-    slots: Literal[1, 2, 3] | None = None  # PCIe cards: the width in slots
-    cooling: Literal["passive", "active", "liquid"] | None = None  # passive: cooled by the server's fans
+    """the module or card format"""
+    slots: Literal[1, 2, 3] | None = None
+    """PCIe cards: the width in slots"""
+    cooling: Literal["passive", "active", "liquid"] | None = None
+    """`passive`: cooled by the server's fans; `active`: fans on the card; `liquid`"""
     low_profile: bool = False
-    founders_edition: bool = False  # the width is the Founders Edition's (partner cards vary)
+    """a low-profile PCIe card"""
+    founders_edition: bool = False
+    """the width is the Founders Edition's (partner cards vary)"""
 
 
 class Gpu(Strict):
     """One GPU model, as its vendor specifies it (dense tensor rates: no sparsity)."""
 
     id: Identifier
+    """lower-case letters, digits and dashes (`h100-sxm`): the GPU page's URL and how pages name it"""
     vendor: Literal["NVIDIA", "AMD", "Intel"]
+    """who makes it"""
     model: str
+    """its name as pages print it (`H100 SXM`)"""
     architecture: str
+    """its architecture, printed under its name (`Hopper`)"""
     segment: Literal["data-centre", "workstation", "consumer"]
+    """where the catalogue lists it"""
     memory_gb: Positive
+    """memory, GB (10⁹ bytes) as the vendor counts it"""
     memory_type: str
+    """HBM3e, GDDR7…"""
     bandwidth_gbs: Positive | None = None
-    bf16_tflops: Positive | None = None  # dense tensor BF16 (GeForce: the FP32-accumulate rate)
-    fp8_tflops: Throughput | None = None  # dense tensor FP8
-    fp32_tflops: Positive | None = None  # non-tensor FP32
-    fp64_tflops: Throughput | None = None  # FP64 vector
-    fp64_tensor_tflops: Throughput | None = None  # FP64 matrix / tensor
-    # Where the vendor gives FP64 only as a share of FP32 (an architecture whitepaper's "1/64th").
-    fp64_ratio_of_fp32: Annotated[str, Field(
-        pattern=r"^1/[1-9][0-9]{0,3}$", description="a share such as `1/64`, as the vendor's whitepaper states it")] | None = None
+    """memory bandwidth, GB/s; left out when the vendor does not publish it"""
+    bf16_tflops: Positive | None = None
+    """dense BF16 tensor throughput, TFLOPS (no sparsity; GeForce: the FP32-accumulate rate)"""
+    fp8_tflops: Throughput | None = None
+    """dense FP8 tensor throughput, TFLOPS, or `not supported` when the GPU has no FP8 tensor cores"""
+    fp32_tflops: Positive | None = None
+    """FP32 throughput of the ordinary (non-tensor) cores, TFLOPS"""
+    fp64_tflops: Throughput | None = None
+    """FP64 vector throughput, TFLOPS, or `not supported`"""
+    fp64_tensor_tflops: Throughput | None = None
+    """FP64 matrix (tensor) throughput, TFLOPS, or `not supported`"""
+    fp64_ratio_of_fp32: Annotated[str, Field(pattern=pattern_hint(
+        r"^1/[1-9][0-9]{0,3}$", "write the share as the whitepaper does, e.g. `1/64`"))] | None = None
+    """where the vendor gives FP64 only as a share of FP32 (a whitepaper's "1/64th"): `1/64`"""
     tdp_w: PositiveInt | None = None
+    """maximum board power, W"""
     interconnect: Interconnect
+    """how GPUs of this type talk to each other (below)"""
     form_factor: FormFactor | None = None
-    ray_tracing: bool | None = None  # ray-tracing hardware (RT cores / ray accelerators)
+    """its physical format (below)"""
+    ray_tracing: bool | None = None
+    """whether it has ray-tracing hardware (RT cores, ray accelerators)"""
     launch_year: PositiveInt | None = None
+    """the year the vendor launched it"""
     source: SourceUrl
-    sources: list[SourceUrl] = []  # further vendor documents (whitepapers, older datasheets) used
-    notes: str | None = None  # where sources disagree, which figure was chosen and why
+    """the vendor document its figures come from, https://"""
+    sources: list[SourceUrl] = []
+    """further documents used (whitepapers, older datasheets)"""
+    notes: str | None = None
+    """where sources disagree, which figure was chosen and why (not shown on pages)"""
 
     @property
     def name(self) -> str:
@@ -123,35 +147,50 @@ class NativePrecision(Strict):
     """A model published in a format other than BF16 (DeepSeek's FP8, gpt-oss's MXFP4)."""
 
     format: Literal["fp8", "mxfp4"]
-    # The parameters stored in that format (gpt-oss: the experts' weights); the others are BF16.
-    # Left out: every parameter is in that format.
+    """the format of the published weights"""
     quantized_parameters: PositiveInt | None = None
-    checkpoint_gib: Positive | None = None  # the checkpoint size the publisher states, in GiB
+    """the parameters stored in that format (the others are BF16); left out: all of them"""
+    checkpoint_gib: Positive | None = None
+    """the checkpoint size the publisher states, GiB"""
     source: SourceUrl
+    """where the publisher says so, https://"""
 
 
 class LlmModel(Strict):
     """A large language model's architecture, as its model card or ``config.json`` gives it."""
 
     id: Identifier
+    """lower-case letters, digits and dashes (`llama-3-1-8b`): how pages and shortcodes name it"""
     name: str
+    """its name as pages print it"""
     developer: str
-    parameters: PositiveInt  # total, exact where published (else as the card rounds it: see notes)
-    active_parameters: PositiveInt | None = None  # read per token, mixture-of-experts only
+    """who publishes it"""
+    parameters: PositiveInt
+    """total parameters, exact where published (else as the card rounds it, and `notes` says so)"""
+    active_parameters: PositiveInt | None = None
+    """mixture of experts only: the parameters read per token"""
     layers: PositiveInt
-    kv_heads: PositiveInt  # key/value heads (= attention heads without grouped-query attention)
+    """transformer layers (config.json `num_hidden_layers`)"""
+    kv_heads: PositiveInt
+    """key/value heads per layer (`num_key_value_heads`; the attention heads without grouped-query attention)"""
     head_dim: PositiveInt
-    # Multi-head latent attention (DeepSeek): elements cached per layer per token (one compressed
-    # latent shared by keys and values) instead of 2 × kv_heads × head_dim.
+    """the size of a head (`head_dim`)"""
     kv_compressed_dim: PositiveInt | None = None
+    """multi-head latent attention (DeepSeek): the elements one layer caches per token, instead of 2 × kv_heads × head_dim"""
     max_context_tokens: PositiveInt
-    # Sliding-window or chunked attention: the tokens a local layer keeps, and how many layers are local.
+    """the longest context the card documents: no KV cache is sized beyond it"""
     window_tokens: PositiveInt | None = None
+    """sliding-window or chunked attention: the tokens each such layer keeps"""
     window_layers: PositiveInt | None = None
-    native_precision: NativePrecision | None = None  # the format the publisher ships, where it is not BF16
+    """how many layers attend within that window (the others keep the whole context)"""
+    native_precision: NativePrecision | None = None
+    """the format the publisher ships, where it is not BF16 (below)"""
     source: SourceUrl
-    sources: list[SourceUrl] = []  # further documents used (config.json, papers)
+    """the model card or config.json its figures come from, https://"""
+    sources: list[SourceUrl] = []
+    """further documents used (papers, config.json)"""
     notes: str | None = None
+    """which figure was chosen where sources differ (not shown on pages)"""
 
     @model_validator(mode="after")
     def _consistent(self) -> "LlmModel":
@@ -175,16 +214,23 @@ class DiffusionModel(Strict):
     """An image or video generation model and the GPU memory its publisher documents for it."""
 
     id: Identifier
+    """lower-case letters, digits and dashes: how pages name it"""
     name: str
+    """its name as pages print it"""
     developer: str
+    """who publishes it"""
     kind: Literal["image", "video"]
+    """what it generates"""
     parameters: PositiveInt | None = None
-    # GPU memory the source documents, per weight precision ("bf16": any 16-bit float, BF16 or
-    # FP16). A precision the source gives no figure for is left out, never estimated.
+    """total parameters, where published"""
     memory_gb: dict[DiffusionPrecision, Positive] = {}
-    memory_includes: str | None = None  # what the documented figure covers (resolution, offloading…)
+    """the GPU memory the publisher documents, GB, per weight precision (`bf16`, `fp8`); a precision with no figure is left out"""
+    memory_includes: str | None = None
+    """what the documented figure covers (resolution, offloading…): required with `memory_gb`"""
     source: SourceUrl
+    """the document the figures come from, https://"""
     notes: str | None = None
+    """remarks on the figures (not shown on pages)"""
 
     def documented_memory_gb(self, precision: str) -> float | None:
         """The memory the source documents at ``precision`` ("bf16", "fp8"), None if it gives none."""
@@ -206,25 +252,42 @@ class Anchor(Strict):
     """A figure a paper, vendor or publisher states, which the memory model is checked against."""
 
     id: Identifier
+    """lower-case letters, digits and dashes"""
     claim: Literal["training_memory", "trains_on", "serves_on", "kv_cache", "weights"]
+    """what the source states: `training_memory`, `trains_on`, `serves_on`, `kv_cache` or `weights` (the fields each needs are listed in data/anchors.yaml)"""
     method: Literal["full", "lora", "qlora"] | None = None
+    """`full`, `lora` or `qlora` (training claims)"""
     parameters: PositiveInt | None = None
-    model: str | None = None  # an id of llm_models
+    """the model size the claim is about"""
+    model: str | None = None
+    """an id of `llm_models` (serving and weights claims)"""
     precision: Literal["bf16", "fp8", "int4", "native"] | None = None
+    """`bf16`, `fp8`, `int4` or `native` (the publisher's own format)"""
     gpus: PositiveInt | None = None
+    """how many GPUs the claim uses"""
     gpu_memory_gb: Positive | None = None
+    """the memory of each of those GPUs, GB"""
     layers: PositiveInt | None = None
+    """`kv_cache` claims: the model's layers"""
     kv_heads: PositiveInt | None = None
+    """`kv_cache` claims: its key/value heads"""
     head_dim: PositiveInt | None = None
+    """`kv_cache` claims: the size of a head"""
     context_tokens: PositiveInt | None = None
+    """`kv_cache` claims: the tokens cached"""
     published_gb: Positive | None = None
+    """the memory the source states, GB"""
     published_gib: Positive | None = None
+    """the size the source states, GiB"""
     published_bytes: PositiveInt | None = None
+    """the size the source states, bytes"""
     source: SourceUrl
-    reference: str  # the document and the place in it
-    quote: str  # the source's words
+    """the document, https://"""
+    reference: str
+    """the document and the place in it, as the methodology page shows it"""
+    quote: str
+    """the source's own words"""
 
-    #: The fields each claim needs.
     NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "training_memory": ("method", "parameters", "published_gb"),
         "trains_on": ("method", "parameters", "gpu_memory_gb"),
@@ -232,6 +295,7 @@ class Anchor(Strict):
         "kv_cache": ("layers", "kv_heads", "head_dim", "context_tokens", "published_bytes"),
         "weights": ("model", "precision", "published_gib"),
     }
+    """: The fields each claim needs."""
 
     @model_validator(mode="after")
     def _complete(self) -> "Anchor":
@@ -258,8 +322,11 @@ class PriceFile(Strict):
     """Best live "from" price per GPU-hour, USD, excluding tax, at one snapshot date."""
 
     as_of: dt.date
+    """the date of the price snapshot (YYYY-MM-DD), printed under the tables"""
     source: str
+    """where the prices come from"""
     usd_per_gpu_hour: dict[str, UsdPrice]
+    """GPU id → the best live offer per GPU-hour, US dollars and cents, excluding tax; a GPU left out has no offer"""
 
 
 def _known_locale(value: str) -> str:
@@ -271,21 +338,26 @@ def _known_locale(value: str) -> str:
 
 
 #: A language code is a URL folder (``/fr/``): a BCP 47 language tag, never a path.
-LanguageCode = Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$",
-                                    description="a language tag such as `fr` or `pt-br` (lower case)")]
+LanguageCode = Annotated[str, Field(pattern=pattern_hint(
+    r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$", "use a language tag such as `fr` or `pt-br` (lower case)"))]
 
 
 class LanguageConfig(Strict):
-    locale: Annotated[str, AfterValidator(_known_locale)] = Field(
-        description="a Babel locale such as `fr_FR`: how numbers, prices and units are written")
-    typography: Literal["plain", "french"] = "plain"  # spacing rules for punctuation (see typography)
+    locale: Annotated[str, AfterValidator(_known_locale)]
+    """the CLDR locale (`fr_FR`, `en_US`) that writes numbers, prices, units and picks plural forms"""
+    typography: Literal["plain", "french"] = "plain"
+    """punctuation spacing: `french` puts no-break spaces before `: ; ! ?` and inside « »"""
 
 
 class SiteConfig(Strict):
     base_url: SourceUrl
+    """the address the site is published at (canonical links, sitemap), https://"""
     site_name: str
-    languages: dict[LanguageCode, LanguageConfig] = Field(min_length=1)  # code -> locale and typography, in menu order
+    """the site's name, in titles and the header"""
+    languages: dict[LanguageCode, LanguageConfig] = Field(min_length=1)
+    """each language: its code (the URL prefix, a language tag such as `fr`) and its settings, in menu order"""
     default_language: str
+    """the language pages are written in first; translations follow it (one of `languages`)"""
 
     @field_validator("default_language")
     @classmethod
@@ -298,6 +370,7 @@ class SiteConfig(Strict):
 
 class UseCaseFile(Strict):
     use_cases: list[Identifier]
+    """the use cases' ids, in the order menus list them"""
 
 
 PluralCategory = Literal["zero", "one", "two", "few", "many", "other"]

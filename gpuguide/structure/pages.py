@@ -19,13 +19,13 @@ from pydantic import Field
 from gpuguide.errors import Problems
 from gpuguide.structure.data import Dataset, Gpu
 from gpuguide.structure.layouts import GENERATOR_LAYOUTS, LAYOUTS, Layout
-from gpuguide.structure.schema import Strict
+from gpuguide.structure.schema import Strict, pattern_hint
 from gpuguide.structure.sources import YamlDocument
 
 # A slug is a relative URL path: no `..`, no leading `/`, so no page can be written outside site/.
 # The empty slug is the language's home page.
-Slug = Annotated[str, Field(pattern=r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-9]+)*)*)?$",
-                            description="lower-case letters, digits, dashes and slashes, e.g. `entrainement-llm`")]
+Slug = Annotated[str, Field(pattern=pattern_hint(r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-9]+)*)*)?$",
+                    "use lower-case letters, digits, dashes and slashes, e.g. `entrainement-llm`"))]
 
 #: Hex digits of the hash ``translations --stamp`` writes; a shorter prefix (at least 8) is accepted.
 HASH_LENGTH = 12
@@ -47,35 +47,52 @@ class ModelColumn(Strict):
     """A column about one model: ``{id: decode_upper_bound, model: llama-3-1-8b, precision: bf16}``."""
 
     id: str
+    """`decode_upper_bound` or `diffusion_fits`"""
     model: str
+    """an id of `data/models.yaml`"""
     precision: str
+    """`bf16`, `fp8`, `int4`, `native` (decode) or `bf16`, `fp8` (diffusion)"""
 
 
 class TableSpec(Strict):
     """Which GPUs a page's comparison table shows, in which order, and which columns."""
 
     gpus: list[str] = Field(min_length=1)
+    """GPU ids, in the order the table shows them"""
     columns: list[str | ModelColumn] = Field(min_length=1)
+    """column ids (see "Table columns"), or model columns (below)"""
 
 
 class PageMeta(Strict):
     """Front matter of a page."""
 
     title: str = Field(min_length=1)
+    """the page's title (a generator page may use `{model}`, or `{a}` and `{b}`)"""
     description: str = Field(min_length=1)
+    """one or two sentences for search engines and lists"""
     slug: Slug
+    """the URL under the file's folder: `entrainement-llm` → `/fr/entrainement-llm/` (empty: the language's home)"""
     translation_key: str = Field(min_length=1)
+    """the same in every language: links a page to its translations"""
     layout: Layout
+    """the page type: which template renders it"""
     use_case: str | None = None
-    short_name: str | None = None  # how headings name the use case: "entraînement de LLM"
-    summary: str | None = None  # one line, shown in "other use cases" lists
+    """`use_case` pages: an id of `data/use_cases.yaml`"""
+    short_name: str | None = None
+    """`use_case` pages: how headings name the use case (`entraînement de LLM`)"""
+    summary: str | None = None
+    """`use_case` pages: one line for the "other use cases" lists"""
     table: TableSpec | None = None
-    table_note: str | None = None  # Markdown (shortcodes allowed) printed under the table
-    chart: str | None = None  # a numeric column of the table, drawn as a bar chart against price
-    draft: bool = False  # a draft is not published; its title and summary may still be listed
-    # On a translation: the start of the hash of the source page's body it was made from (see translations).
-    translated_from: str | None = Field(default=None, pattern=r"^[0-9a-f]{8,64}$",
-                                        description="the hash `python build.py translations --stamp <file>` writes")
+    """`use_case` pages: the GPUs and columns of the comparison table (below)"""
+    table_note: str | None = None
+    """Markdown printed under the table (shortcodes allowed)"""
+    chart: str | None = None
+    """a numeric column of the table, drawn as a bar chart"""
+    draft: bool = False
+    """not published; its title and summary may still be listed, unlinked"""
+    translated_from: Annotated[str, Field(pattern=pattern_hint(
+        r"^[0-9a-f]{8,64}$", "run `python build.py translations --stamp <file>`, which writes it"))] | None = None
+    """on a translation: which version of its source it translates (written by `build.py translations --stamp`)"""
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,22 @@ from gpuguide.structure.sources import YamlDocument
 Model = TypeVar("Model", bound=BaseModel)
 
 
+#: A regular expression a text field must match → how to write it (the hint of a mismatch).
+PATTERN_HINTS: dict[str, str] = {}
+
+
+def pattern_hint(pattern: str, hint: str) -> str:
+    """Register ``hint`` as the fix for a text that does not match ``pattern``; returns the pattern:
+    ``Annotated[str, Field(pattern=pattern_hint(r"^…$", "use …"))]``."""
+    PATTERN_HINTS[pattern] = hint
+    return pattern
+
+
 class Strict(BaseModel):
     """Base for every record an editor writes."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    # A field's docstring is its description: the data reference in README.md is generated from them.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
 
 
 def _describe(value: Any) -> str:
@@ -86,9 +98,11 @@ def validate(model: type[Model], document: YamlDocument, path: Path, problems: P
                 problems.error(path, pos.line, pos.column, f"{where}{reason}", _type_hint(model, loc, kind))
             else:
                 got = error.get("input")
+                hint = (PATTERN_HINTS.get(str(error.get("ctx", {}).get("pattern")))
+                        if kind == "string_pattern_mismatch" else None)
                 problems.error(path, pos.line, pos.column,
                                f"`{field}`: {error['msg'][0].lower() + error['msg'][1:]}, got {_describe(got)}",
-                               _type_hint(model, loc, kind))
+                               hint or _type_hint(model, loc, kind))
         return None
 
 
@@ -114,6 +128,8 @@ def _type_hint(model: type[BaseModel], loc: tuple[Any, ...], kind: str) -> str:
     owner = _model_at(model, loc)
     field = _field_name(loc)
     info = owner.model_fields.get(field) if owner else None
+    if kind.startswith(("int", "float", "greater", "less", "finite")):
+        return "write a plain number, without unit or quotes" if kind.startswith(("int", "float")) else _HINTS[kind]
     if info is not None and info.description:
         return info.description
     if kind.startswith(("int", "float")):
