@@ -397,7 +397,7 @@ def _fresh(root: Path) -> Path:
 #: generator makes per GPU and per pair (8 + 28 per language) stay a small share of the build.
 BENCH_GPUS = ("a100-sxm", "h100-sxm", "h200", "l4", "l40s", "mi300x", "rtx-4090", "rtx-5090")
 #: The layouts the site requires (the renderer links to them from every page): copied from the real site.
-RESERVED_LAYOUTS = ("home", "catalogue", "gpu", "comparisons", "comparison", "guides", "methodology", "search",
+RESERVED_LAYOUTS = ("home", "catalogue", "gpu", "comparisons", "comparison", "models", "model", "guides", "methodology", "search",
                     "not_found")
 
 

@@ -6,9 +6,9 @@ llama-3-1-8b, precision: bf16}``). ``build_table`` turns them into rows of cells
 its exact value (an unrounded capacity, a ``Fraction``) for ratios, sorting and tests, and the
 text a reader sees. Every figure comes from ``sizing``; every word from the UI strings.
 
-A value is a number (or a word's key), ``None`` when the vendor does not publish it, or
-``sizing.NOT_SUPPORTED`` when the GPU lacks the feature: the cell says "not published" or "not
-supported", never one for the other.
+A value is a number (or a word's key), ``None`` when the vendor does not publish it, or a
+``sizing.Absent`` saying why else it is missing (the GPU lacks the feature, has no live offer,
+cannot hold the model): the cell says which, never "not published" for "not supported".
 """
 
 from __future__ import annotations
@@ -94,6 +94,15 @@ def _segment(v: Any, language: Language) -> str:
     return language.ui(f"segment_{v.replace('-', '_')}")
 
 
+def _usd_rate(v: Any, language: Language) -> str:
+    return formatting.usd_rate(v, language.locale)
+
+
+def _tokens_per_usd(v: Any, language: Language) -> str:
+    return language.ui("tokens_per_usd_upper_bound", value=formatting.whole_number(sizing.round_down_significant(v, 3),
+                                                                                   language.locale))
+
+
 def _tokens_per_second(v: Any, language: Language) -> str:
     return language.ui("tokens_per_second_upper_bound", value=formatting.whole_number(int(v), language.locale))
 
@@ -150,6 +159,11 @@ def _fp64_derived(gpu: Gpu, value: Any) -> tuple[str, dict[str, str]] | None:
     return ("fp64_derived", {"ratio": gpu.fp64_ratio_of_fp32 or ""}) if gpu.fp64_is_derived else None
 
 
+def _per_tflop(per_pflop: Any) -> Any:
+    """A price per PFLOP-hour as a price per TFLOP-hour (an absence stays what it is)."""
+    return per_pflop / 1000 if isinstance(per_pflop, Fraction) else per_pflop
+
+
 def _serving(precision: str, count: int) -> Column:
     return _simple(f"infer_{precision}_{count}gpu",
                    lambda g, p: sizing.serving_capacity_params(g.memory_gb, precision, count), _params,
@@ -183,6 +197,14 @@ COLUMNS: dict[str, Column] = {column.id: column for column in (
     *(_serving(precision, count) for precision in sizing.SERVING_PRECISIONS for count in (1, 8)),
     _simple("price", lambda g, p: p.usd_per_gpu_hour if p else None, _price_from, missing_key="no_offer",
             higher_is_better=False),
+    # Price-performance: what one unit of what a workload needs costs per hour, at the best offer.
+    _simple("usd_per_bf16_pflop_hour",
+            lambda g, p: sizing.usd_per_pflop_hour(p.usd_per_gpu_hour if p else None, g.bf16_tflops), _usd_rate,
+            higher_is_better=False),
+    _simple("usd_per_fp64_tflop_hour", lambda g, p: _per_tflop(sizing.usd_per_pflop_hour(
+        p.usd_per_gpu_hour if p else None, throughput(g, "fp64_tflops"))), _usd_rate, higher_is_better=False),
+    _simple("usd_per_gb_hour", lambda g, p: sizing.usd_per_gb_hour(p.usd_per_gpu_hour if p else None, g.memory_gb),
+            _usd_rate, higher_is_better=False),
 )}
 
 #: The segments of the catalogue, in the order it shows them.
@@ -190,23 +212,63 @@ SEGMENTS = ("data-centre", "workstation", "consumer")
 
 #: Every specification of a GPU, in the order the catalogue and the GPU pages show them.
 CATALOGUE_COLUMNS = ("memory", "memory_type", "bandwidth", "bf16", "fp8", "fp32", "fp64", "fp64_tensor",
-                     "tdp", "interconnect", "form_factor", "ray_tracing", "launch_year", "price")
+                     "tdp", "interconnect", "form_factor", "ray_tracing", "launch_year", "price",
+                     "usd_per_bf16_pflop_hour", "usd_per_gb_hour")
+
+#: Columns whose figures are price-performance: a table showing one carries the note saying what it bounds.
+PRICE_PERFORMANCE_NOTES = {"usd_per_bf16_pflop_hour": "table_note_price_performance",
+                           "usd_per_gb_hour": "table_note_price_performance",
+                           "usd_per_fp64_tflop_hour": "table_note_price_performance",
+                           "tokens_per_usd": "table_note_tokens_per_usd"}
+
+
+def price_performance_notes(column_ids: tuple[str, ...]) -> list[str]:
+    """The UI-string keys of the notes a table with these columns needs, once each, in order."""
+    keys = [PRICE_PERFORMANCE_NOTES.get(column_id.split(":")[0]) for column_id in column_ids]
+    return list(dict.fromkeys(key for key in keys if key))
 
 #: Columns that are specifications rather than sizing results (GPU pages show them once, not per use case).
 SPEC_COLUMNS = frozenset({"segment", *CATALOGUE_COLUMNS})
+
+
+def _one_gpu_decode(shape: sizing.ModelShape, precision: str, gpu: Gpu) -> Fraction | sizing.Absent | None:
+    """The decode ceiling of a model on one GPU, ``DOES_NOT_FIT`` when that GPU cannot hold it
+    (weights + KV cache of the reference context within the budget): a speed for a model that
+    does not load would mislead."""
+    if not sizing.fits(sizing.serving_memory_bytes(shape, precision), gpu.memory_gb):
+        return sizing.DOES_NOT_FIT
+    return sizing.decode_tokens_per_second_upper_bound(gpu.bandwidth_gbs, shape, precision)
 
 
 def _decode_upper_bound(dataset: Dataset, model: str, precision: str) -> Column:
     llm = dataset.llm_models[model]
     shape = model_shape(llm)
 
-    def value(gpu: Gpu, price: Price | None) -> Fraction | None:
-        return sizing.decode_tokens_per_second_upper_bound(gpu.bandwidth_gbs, shape, precision)
+    def value(gpu: Gpu, price: Price | None) -> Fraction | sizing.Absent | None:
+        return _one_gpu_decode(shape, precision, gpu)
 
     return Column(f"decode_upper_bound:{model}:{precision}",
                   lambda language: language.ui("column_decode_upper_bound", model=llm.name,
                                                precision=language.ui(f"precision_{precision}")),
                   value, _tokens_per_second)
+
+
+def _tokens_per_usd_column(dataset: Dataset, model: str, precision: str) -> Column:
+    llm = dataset.llm_models[model]
+    shape = model_shape(llm)
+
+    def value(gpu: Gpu, price: Price | None) -> Fraction | sizing.Absent | None:
+        speed = _one_gpu_decode(shape, precision, gpu)
+        if isinstance(speed, sizing.Absent) or speed is None:
+            return speed
+        if price is None:
+            return sizing.NO_OFFER
+        return sizing.tokens_per_usd_upper_bound(speed, price.usd_per_gpu_hour)
+
+    return Column(f"tokens_per_usd:{model}:{precision}",
+                  lambda language: language.ui("column_tokens_per_usd", model=llm.name,
+                                               precision=language.ui(f"precision_{precision}")),
+                  value, _tokens_per_usd)
 
 
 def _diffusion_fits(dataset: Dataset, model: str, precision: str) -> Column:
@@ -225,6 +287,7 @@ def _diffusion_fits(dataset: Dataset, model: str, precision: str) -> Column:
 #: Columns about one model: id -> (factory, which dataset the model comes from, allowed precisions).
 MODEL_COLUMNS: dict[str, tuple[Callable[[Dataset, str, str], Column], str, tuple[str, ...]]] = {
     "decode_upper_bound": (_decode_upper_bound, "llm_models", ("bf16", "fp8", "int4", "native")),
+    "tokens_per_usd": (_tokens_per_usd_column, "llm_models", ("bf16", "fp8", "int4", "native")),
     "diffusion_fits": (_diffusion_fits, "diffusion_models", ("bf16", "fp8")),
 }
 
@@ -240,15 +303,18 @@ def resolve_column(ref: Any, dataset: Dataset) -> Column:
 @dataclass(frozen=True)
 class Cell:
     text: str
-    value: Any  # the exact value; None: not published; NOT_SUPPORTED: the GPU lacks the feature
+    value: Any  # the exact value; None: not published; a ``sizing.Absent``: why else it is missing
     caveat: str | None = None  # the UI string key of a qualifier already in the text ("over_pcie")
 
     @property
     def state(self) -> str:
-        """``value``, ``not-published`` or ``not-supported``: what the cell's class says."""
+        """``value``, ``not-published``, or why else it is missing (``not-supported``, ``no-offer``,
+        ``does-not-fit``): what the cell's class says."""
         if self.value is None:
             return "not-published"
-        return "not-supported" if self.value is sizing.NOT_SUPPORTED else "value"
+        if isinstance(self.value, sizing.Absent):
+            return self.value.value.replace("_", "-")
+        return "value"
 
     @property
     def number(self) -> Fraction | None:
@@ -288,8 +354,8 @@ def make_cell(column: Column, gpu: Gpu, price: Price | None, language: Language)
     value = column.value(gpu, price)
     if value is None:
         return Cell(language.ui(column.missing_key), None)
-    if value is sizing.NOT_SUPPORTED:
-        return Cell(language.ui("not_supported"), value)
+    if isinstance(value, sizing.Absent):
+        return Cell(language.ui(value.value), value)
     text = column.format(value, language)
     caveat = column.caveat(gpu, value) if column.caveat is not None else None
     if caveat is not None:
@@ -317,6 +383,10 @@ def check_columns(library: Library, dataset: Dataset, problems: Problems) -> Non
         if page.meta.table is not None:
             for index, column in enumerate(page.meta.table.columns):
                 _check_column(column, page, ("table", "columns", index), dataset, problems)
+        for index, column in enumerate(page.meta.price_performance):
+            _check_column(column, page, ("price_performance", index), dataset, problems)
+        for index, column_id in enumerate(page.meta.verdict):
+            _check_column(column_id, page, ("verdict", index), dataset, problems)
 
 
 def _check_column(column: "str | ModelColumn", page: Page, path: tuple[str | int, ...], dataset: Dataset,

@@ -76,6 +76,14 @@ def usd(value: float, locale: str) -> str:
     return format_currency(_decimal(value), "USD", locale=locale)
 
 
+@lru_cache(maxsize=4096)
+def usd_rate(value: Number, locale: str) -> str:
+    """A price per unit, to three significant digits and at least cents: ``2,91 $US``, ``0,036 $US`` / ``$0.036``."""
+    exact_value = _decimal(value)
+    rounded = Decimal(f"{Decimal(exact_value):.3g}") if exact_value else Decimal(0)
+    return format_currency(rounded, "USD", locale=locale, decimal_quantization=False)
+
+
 @lru_cache(maxsize=256)
 def percent(value: float, locale: str, digits: int = 0) -> str:
     """``80 %`` / ``80%``; ``digits`` decimals at most (``81,5 %``), with the locale's own pattern."""

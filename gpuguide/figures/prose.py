@@ -53,6 +53,7 @@ class BlockCell:
     text: str
     data: tuple[tuple[str, str], ...] = ()
     href: str | None = None  # the cell is a link (an external source)
+    page: tuple[str, str] | None = None  # the cell links to a page of the site: (layout, id), e.g. ("gpu", "h100-sxm")
 
 
 @dataclass(frozen=True)
@@ -284,7 +285,7 @@ def _requirement_row(ctx: ShortcodeContext, llm: "LlmModel", precision: str, con
     stated = llm.native_precision.format if precision == "native" and llm.native_precision else precision
     recommended = (BlockCell(configuration_text(config, ctx), configuration_data(config, llm.id, stated))
                    if config is not None else BlockCell(ctx.ui("no_configuration")))
-    return (BlockCell(label), BlockCell(formatting.billions(llm.parameters, ctx.locale)),
+    return (BlockCell(label, page=("model", llm.id)), BlockCell(formatting.billions(llm.parameters, ctx.locale)),
             BlockCell(memory, (("bytes", str(math.ceil(needed))),)), recommended)
 
 
@@ -397,12 +398,20 @@ def anchor_row(anchor: Any, ctx: ShortcodeContext) -> tuple[BlockCell, ...]:
                   tokens=formatting.whole_number(anchor.context_tokens, locale))
         ours = ui("unit_bytes_total", value=formatting.whole_number(kv, locale))
         verdict = _difference(Fraction(kv), Fraction(anchor.published_bytes), ctx)
-    else:  # weights
+    else:  # weights, in the unit the source uses
         llm = ctx.dataset.llm_models[anchor.model]
         weights = sizing.weights_bytes(model_shape(llm), anchor.precision)
-        said = ui("anchor_weights", model=llm.name, size=ui("unit_gib", value=formatting.decimal(anchor.published_gib, locale)))
-        ours = ui("unit_gib", value=formatting.decimal(math.floor(weights * 100 / GIB) / 100, locale))
-        verdict = _difference(weights / GIB, sizing.exact(anchor.published_gib), ctx)
+        format_key = (llm.native_precision.format if anchor.precision == "native" and llm.native_precision
+                      else "bf16" if anchor.precision == "native" else anchor.precision)
+        if anchor.published_gib is not None:
+            size = ui("unit_gib", value=formatting.decimal(anchor.published_gib, locale))
+            ours = ui("unit_gib", value=formatting.decimal(math.floor(weights * 100 / GIB) / 100, locale))
+            verdict = _difference(weights / GIB, sizing.exact(anchor.published_gib), ctx)
+        else:
+            size = formatting.memory_gb(anchor.published_gb, locale)
+            ours = formatting.memory_gb(Fraction(math.floor(weights * 10 / sizing.GB), 10), locale)
+            verdict = _difference(weights / sizing.GB, sizing.exact(anchor.published_gb), ctx)
+        said = ui("anchor_weights", model=llm.name, size=size, precision=ui(f"precision_{format_key}"))
     return (BlockCell(anchor.reference, href=anchor.source), BlockCell(said), BlockCell(ours), BlockCell(verdict))
 
 

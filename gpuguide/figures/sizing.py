@@ -29,6 +29,7 @@ GPU does not have is ``NOT_SUPPORTED`` ("not supported"): the two are never conf
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from decimal import Decimal
@@ -44,9 +45,13 @@ class Absent(enum.Enum):
     """Why a figure is missing, when it is not simply unpublished (``None``)."""
 
     NOT_SUPPORTED = "not_supported"  # the GPU lacks the feature (no FP8 tensor cores, no RT cores)
+    NO_OFFER = "no_offer"  # a price-based figure for a GPU without a live offer
+    DOES_NOT_FIT = "does_not_fit"  # a figure about a model the GPU cannot hold (a decode ceiling)
 
 
 NOT_SUPPORTED = Absent.NOT_SUPPORTED
+NO_OFFER = Absent.NO_OFFER
+DOES_NOT_FIT = Absent.DOES_NOT_FIT
 
 #: Share of GPU memory a workload may plan on (the reference page's 80 %).
 USABLE_MEMORY_SHARE = Fraction(4, 5)
@@ -239,6 +244,20 @@ def round_down_readable(params: int) -> int:
     if params < 10**6:
         return 0
     return params - params % readable_step(params)
+
+
+def round_down_significant(value: Real, digits: int) -> int:
+    """A positive figure rounded DOWN to ``digits`` significant digits, as a whole number: an upper
+    bound quoted this way never overstates.
+
+    >>> round_down_significant(Fraction(2_503_125, 10), 3), round_down_significant(98.7, 3), round_down_significant(7, 3)
+    (250000, 98, 7)
+    """
+    whole = math.floor(exact(value))
+    if whole <= 0:
+        return 0
+    step = 10 ** max(len(str(whole)) - digits, 0)
+    return whole - whole % step
 
 
 def readable_step(params: int) -> int:
@@ -548,3 +567,77 @@ def spec_ratio(numerator: object, denominator: object) -> Fraction | None:
             or isinstance(numerator, bool) or isinstance(denominator, bool) or not denominator):
         return None
     return exact(numerator) / exact(denominator)
+
+
+# --- Price-performance ---------------------------------------------------------------------------
+
+SECONDS_PER_HOUR = 3600
+
+
+def usd_per_pflop_hour(usd_per_hour: Real | None, tflops: Real | Absent | None) -> Fraction | Absent | None:
+    """Price of one PFLOP-hour at the peak dense throughput: price per hour ÷ (TFLOPS ÷ 1,000).
+
+    A floor of what computing costs: real work reaches a share of the peak (its MFU), so the cost
+    per useful PFLOP-hour is higher. ``NO_OFFER`` without a price; the throughput's own absence
+    (None: not published, ``NOT_SUPPORTED``) otherwise.
+
+    >>> usd_per_pflop_hour(2.88, 989)  # H100 SXM at $2.88/h, 989 dense BF16 TFLOPS: $2.91 per PFLOP-hour
+    Fraction(2880, 989)
+    >>> usd_per_pflop_hour(None, 989), usd_per_pflop_hour(2.88, None)
+    (<Absent.NO_OFFER: 'no_offer'>, None)
+    """
+    if usd_per_hour is None:
+        return NO_OFFER
+    if tflops is None or isinstance(tflops, Absent) or not tflops:
+        return tflops if isinstance(tflops, Absent) else None
+    return exact(usd_per_hour) * 1000 / exact(tflops)
+
+
+def usd_per_gb_hour(usd_per_hour: Real | None, memory_gb: Real | None) -> Fraction | Absent | None:
+    """Price of one GB of GPU memory for one hour: price per hour ÷ memory (GB); ``NO_OFFER`` without a price.
+
+    >>> usd_per_gb_hour(2.88, 80)
+    Fraction(9, 250)
+    """
+    if usd_per_hour is None:
+        return NO_OFFER
+    if not memory_gb:
+        return None
+    return exact(usd_per_hour) / exact(memory_gb)
+
+
+def tokens_per_usd_upper_bound(tokens_per_second: Real | None, usd_per_hour: Real | None) -> Fraction | None:
+    """Upper bound of the tokens one stream decodes per dollar: decode ceiling × 3,600 ÷ price per hour.
+
+    A ceiling for a single stream (batch size 1), as the decode ceiling is: serving many streams at
+    once produces more tokens per dollar in total, each stream more slowly.
+
+    >>> tokens_per_usd_upper_bound(200, Fraction(288, 100))
+    Fraction(250000, 1)
+    """
+    if tokens_per_second is None or usd_per_hour is None or not usd_per_hour:
+        return None
+    return exact(tokens_per_second) * SECONDS_PER_HOUR / exact(usd_per_hour)
+
+
+def configurations(need_bytes: Real, gpus: Iterable[GpuSpec],
+                   gpu_counts: Iterable[int] = GPU_COUNTS) -> list[Configuration]:
+    """For each GPU type, the fewest GPUs that hold ``need_bytes`` (``fast_link`` says whether they
+    share one), cheapest first: rentable ones by price per hour, then those without an offer. Ties
+    are broken as ``recommend_configuration`` breaks them (fewer GPUs, a fast link, more bandwidth,
+    a larger fast-link group, the id), so the first rentable one with a fast link is the one it
+    recommends. Types that need more than the largest count are left out.
+
+    >>> gpus = [GpuSpec("a", 80, 2000, 8, 2.5), GpuSpec("b", 24, 1000, 1, 0.5), GpuSpec("c", 141, 4800, 8)]
+    >>> [(c.gpu_id, c.gpu_count, c.fast_link) for c in configurations(100 * GB, gpus)]
+    [('b', 8, False), ('a', 2, True), ('c', 1, True)]
+    """
+    counts = tuple(gpu_counts)
+    keyed = []
+    for gpu in gpus:
+        config = smallest_configuration(need_bytes, gpu, counts)
+        if config is not None:
+            bandwidth = exact(gpu.bandwidth_gbs) if gpu.bandwidth_gbs is not None else Fraction(0)
+            keyed.append(((config.usd_per_hour is None, config.usd_per_hour or 0, config.gpu_count, not config.fast_link,
+                           -bandwidth, -gpu.fast_link_gpus, gpu.id), config))
+    return [config for _, config in sorted(keyed, key=lambda item: item[0])]

@@ -141,13 +141,19 @@ def _render_shortcode(self: Any, tokens: list, idx: int, options: Any, env: dict
     return f'<span class="figure" data-shortcode="{escapeHtml(call)}">{escapeHtml(token.content)}</span>'
 
 
-def _cell(tag: str, cell: BlockCell, numeric: bool, scope: str = "") -> str:
+def _cell(tag: str, cell: BlockCell, numeric: bool, env: dict, scope: str = "") -> str:
     attributes = "".join(f' data-{name}="{escapeHtml(value)}"' for name, value in cell.data)
     css = ' class="number"' if numeric else ""
     text = escapeHtml(cell.text)
     if cell.href is not None:
         text = f'<a href="{escapeHtml(cell.href)}" rel="noopener">{text}</a>'
+    elif cell.page is not None and (href := env.get("page_url", _no_page)(*cell.page)) is not None:
+        text = f'<a href="{escapeHtml(href)}">{text}</a>'
     return f"<{tag}{scope}{css}{attributes}>{text}</{tag}>"
+
+
+def _no_page(layout: str, subject_id: str) -> None:
+    return None
 
 
 def _render_shortcode_table(self: Any, tokens: list, idx: int, options: Any, env: dict) -> str:
@@ -155,10 +161,10 @@ def _render_shortcode_table(self: Any, tokens: list, idx: int, options: Any, env
     env["table_count"] = env.get("table_count", 0) + 1
     caption_id = f"table-{env['table_count']}"
     numeric = table.numeric or (False,) * len(table.headers)
-    head = "".join(_cell("th", BlockCell(header), numeric[i], ' scope="col"') for i, header in enumerate(table.headers))
+    head = "".join(_cell("th", BlockCell(header), numeric[i], env, ' scope="col"') for i, header in enumerate(table.headers))
     body = "".join(
-        "<tr>" + _cell("th", row[0], numeric[0], ' scope="row"')
-        + "".join(_cell("td", cell, numeric[i]) for i, cell in enumerate(row[1:], 1)) + "</tr>\n"
+        "<tr>" + _cell("th", row[0], numeric[0], env, ' scope="row"')
+        + "".join(_cell("td", cell, numeric[i], env) for i, cell in enumerate(row[1:], 1)) + "</tr>\n"
         for row in table.rows)
     return (f'<div class="table-scroll" role="region" tabindex="0" aria-labelledby="{caption_id}">\n'
             f'<table>\n<caption id="{caption_id}">{escapeHtml(table.caption)}</caption>\n'

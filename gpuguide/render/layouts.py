@@ -7,21 +7,37 @@ the data and UI strings as that page reads them (tracked). Which pages must exis
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from babel.dates import format_date
 from markupsafe import Markup
 
-from gpuguide.figures.columns import CATALOGUE_COLUMNS, SEGMENTS, SPEC_COLUMNS, Table, build_table
+from gpuguide.figures import models as model_figures
+from gpuguide.figures.columns import (
+    CATALOGUE_COLUMNS,
+    SEGMENTS,
+    SPEC_COLUMNS,
+    Table,
+    build_table,
+    price_performance_notes,
+)
+from gpuguide.figures.verdicts import summary
 from gpuguide.render.chart import bar_chart
 from gpuguide.render.comparison import side_by_side
 from gpuguide.render.environment import Link
 from gpuguide.render.site_view import SiteView
-from gpuguide.structure.data import Dataset
+from gpuguide.structure.data import Dataset, LlmModel
 from gpuguide.structure.language import Language
 from gpuguide.structure.layouts import LAYOUTS
-from gpuguide.structure.pages import GpuSubject, Page, PairSubject, gpu_pairs
+from gpuguide.structure.pages import (
+    GpuSubject,
+    ModelSubject,
+    Page,
+    PairSubject,
+    gpu_pairs,
+)
 
 Context = dict[str, Any]
 
@@ -51,6 +67,9 @@ def _use_case(given: PageInput) -> Context:
     assert meta.table is not None and meta.short_name is not None
     table = build_table(meta.table.gpus, meta.table.columns, given.dataset, given.language)
     short_name = view.typeset(page, "short_name")
+    # Price-performance in a table of its own: the main table stays as the editor chose it.
+    value_table = (build_table(meta.table.gpus, ["price", *meta.price_performance], given.dataset, given.language)
+                   if meta.price_performance else None)
     return {
         "table": table,
         "chart": bar_chart(table, meta.chart, given.dataset, given.language) if meta.chart else None,
@@ -61,7 +80,31 @@ def _use_case(given: PageInput) -> Context:
         "compare_heading": ui("compare_gpus", use_case=short_name),
         "comparisons": _comparison_links(meta.table.gpus, given),
         "other_use_cases": [link for use_case, link in view.use_case_links if use_case != meta.use_case],
+        "model_links": _model_links(given, meta.models) if meta.models else [],
+        "value_caption": ui("price_performance_caption", use_case=short_name),
+        "value_table": value_table,
+        "price_notes": [ui(key) for key in price_performance_notes(value_table.column_ids)] if value_table else [],
+        "picker": _picker(given),
     }
+
+
+def _model_links(given: PageInput, kind: str) -> list[Link]:
+    """Links to the pages of the language models (``llm``) or of the image and video models (``diffusion``)."""
+    records = given.dataset.llm_models if kind == "llm" else given.dataset.diffusion_models
+    return [Link(model.name, url) for model in records.values() if (url := given.view.page_url("model", model.id))]
+
+
+def _picker(given: PageInput) -> dict[str, Any]:
+    """What the "compare two GPUs" form needs: every GPU in dataset order, and the address pattern of
+    a pair's page (its first GPU is the one that comes first in the dataset)."""
+    gpus = given.dataset.gpus
+    ids = list(gpus)
+    first_pair = given.view.comparison_url(ids[0], ids[1]) if len(ids) > 1 else None
+    if first_pair is None:
+        return {}
+    base = first_pair.rstrip("/").rsplit("/", 1)[0] + "/"
+    return {"gpus": [(gpu_id, gpus[gpu_id].model) for gpu_id in ids], "base": base,
+            "index": given.view.url_of("comparisons")}
 
 
 def _comparison_links(gpu_ids: list[str], given: PageInput) -> list[Link]:
@@ -98,7 +141,7 @@ def _catalogue(given: PageInput) -> Context:
         if ids:
             table = build_table(ids, list(CATALOGUE_COLUMNS), given.dataset, given.language)
             groups.append((segment, given.language.ui(f"segment_{segment.replace('-', '_')}"), table))
-    return {"groups": groups, "prices_as_of": given.prices_as_of}
+    return {"groups": groups, "prices_as_of": given.prices_as_of, "picker": _picker(given)}
 
 
 def _use_case_figures(gpu_ids: list[str], given: PageInput) -> list[dict[str, Any]]:
@@ -123,6 +166,11 @@ def _gpu(given: PageInput) -> Context:
     specs = build_table([gpu.id], ["segment", *CATALOGUE_COLUMNS], given.dataset, given.language)
     return {
         "gpu": gpu,
+        "models_table": model_figures.models_on_gpu_table(given.dataset.gpus[gpu.id], given.dataset, given.language),
+        "diffusion_models": [Link(model.name, view.page_url("model", model.id))
+                             for model in model_figures.diffusion_on_gpu(gpu, given.dataset)],
+        "picker": _picker(given),
+        "share_text": model_figures.usable_share_text(given.language),
         "specs": list(zip(specs.headers, specs.column_ids, specs.rows[0].cells)),
         "use_case_figures": _use_case_figures([gpu.id], given),
         "comparisons": [Link(given.dataset.gpus[other].model, url) for other in given.dataset.gpus
@@ -140,22 +188,89 @@ def _comparison(given: PageInput) -> Context:
     figures = _use_case_figures([a.id, b.id], given)
     return {
         "a": a, "b": b,
+        "summaries": _summaries([a.id, b.id], given),
+        "picker": _picker(given),
         "spec_rows": side_by_side(specs, given.language),
         "use_case_rows": [(section, side_by_side(section["table"], given.language)) for section in figures],
         "prices_as_of": given.prices_as_of,
     }
 
 
+def _summaries(gpu_ids: list[str], given: PageInput) -> list[dict[str, Any]]:
+    """For each use-case page that names its criteria (``verdict:``): the sentences that decide
+    between these two GPUs for it."""
+    sections = []
+    view = given.view
+    for use_case in view.library.use_case_pages(given.page.lang, list(given.dataset.use_cases)):
+        if use_case.meta.draft or not use_case.meta.verdict:
+            continue
+        table = build_table(gpu_ids, list(use_case.meta.verdict), given.dataset, given.language)
+        sentences = summary(table, given.language)
+        if sentences:
+            short_name = view.typeset(use_case, "short_name") or view.typeset(use_case, "title")
+            sections.append({"name": short_name[:1].upper() + short_name[1:], "url": use_case.url,
+                             "sentences": sentences})
+    return sections
+
+
 def _comparisons(given: PageInput) -> Context:
+    """Every pair, listed under each of its two GPUs (a reader looks for the one they have in mind)."""
     groups = []
     gpus, view = given.dataset.gpus, given.view
     ids = list(gpus)
-    for index, gpu_id in enumerate(ids):
-        links = [Link(gpus[other].model, url) for other in ids[index + 1:]
-                 if (url := view.comparison_url(gpu_id, other))]
+    for gpu_id in ids:
+        links = [Link(gpus[other].model, url) for other in ids
+                 if other != gpu_id and (url := view.comparison_url(gpu_id, other))]
         if links:
             groups.append((gpus[gpu_id], links))
-    return {"groups": groups, "pair_count": sum(len(links) for _, links in groups)}
+    pair_count = sum(len(links) for _, links in groups) // 2
+    return {"groups": groups, "pair_count": pair_count, "picker": _picker(given)}
+
+
+def _model(given: PageInput) -> Context:
+    subject = given.page.subject
+    assert isinstance(subject, ModelSubject)
+    dataset, language = given.dataset, given.language
+    if isinstance(subject.model, LlmModel):
+        llm = dataset.llm_models[subject.model.id]  # through the tracked view: the page depends on the record
+        precisions = model_figures.serving_precisions(llm)
+        return {
+            "kind": "llm", "model": llm,
+            "facts": model_figures.facts(llm, language),
+            "memory_table": model_figures.memory_table(llm, language),
+            "kv_cache_sentence": model_figures.kv_cache_sentence(llm, language),
+            "serving": [{"label": model_figures.precision_label(llm, precision, language),
+                         "key": model_figures.precision_key(llm, precision), "precision": precision,
+                         "recommendation": model_figures.recommendation_text(llm, precision, dataset, language),
+                         "recommendation_data": model_figures.recommendation_data(llm, precision, dataset),
+                         "table": model_figures.configurations_table(llm, precision, dataset, language)}
+                        for precision in precisions],
+            "fine_tuning_table": model_figures.fine_tuning_table(llm, dataset, language),
+            "models_index": Link(language.ui("nav_models"), given.view.url_of("models")),
+            "context_text": model_figures.reference_context_text(language),
+            "share_text": model_figures.usable_share_text(language),
+            "counts_text": model_figures.gpu_counts_text(language),
+            "prices_as_of": given.prices_as_of,
+        }
+    diffusion = dataset.diffusion_models[subject.model.id]
+    return {
+        "kind": "diffusion", "model": diffusion,
+        "documented": model_figures.diffusion_memory_text(diffusion, language),
+        "gpus_table": model_figures.diffusion_table(diffusion, dataset, language),
+        "models_index": Link(language.ui("nav_models"), given.view.url_of("models")),
+        "prices_as_of": given.prices_as_of,
+    }
+
+
+def _models(given: PageInput) -> Context:
+    dataset, language, view = given.dataset, given.language, given.view
+    return {
+        "llms": [(row, view.page_url("model", row.model_id)) for row in model_figures.llm_index(dataset, language)],
+        "diffusions": [(model, view.page_url("model", model.id), model_figures.diffusion_memory_text(model, language))
+                       for model in dataset.diffusion_models.values()],
+        "context": model_figures.reference_context_text(language),
+        "prices_as_of": given.prices_as_of,
+    }
 
 
 def _nothing(given: PageInput) -> Context:
@@ -165,7 +280,7 @@ def _nothing(given: PageInput) -> Context:
 #: Layout → what its template receives beyond the common context.
 CONTEXTS: dict[str, Callable[[PageInput], Context]] = {
     "home": _home, "use_case": _use_case, "catalogue": _catalogue, "gpu": _gpu, "comparisons": _comparisons,
-    "comparison": _comparison, "guides": _guides, "guide": _nothing, "methodology": _nothing, "search": _nothing,
+    "comparison": _comparison, "models": _models, "model": _model, "guides": _guides, "guide": _nothing, "methodology": _nothing, "search": _nothing,
     "not_found": _nothing,
 }
 

@@ -148,6 +148,9 @@ class PageRenderer:
             "table_label": ui("table_region_label"),
             "table_label_for": lambda heading: ui("table_region_label_for", heading=heading),
             "resolve_source_link": lambda md_path: self.source_link(page, md_path),
+            # A table cell that links to a generated page (a GPU's, a model's): relative to this page.
+            "page_url": lambda layout, subject_id: (relative_url(page.url, target)
+                                                    if (target := view.page_url(layout, subject_id)) else None),
             "links": link_lines,
         }
         body = render_body(page.body, page.source, page.body_line, self.problems, md_env)
@@ -189,6 +192,7 @@ class PageRenderer:
             "search_url": view.url_of("search"),
             "methodology": view.methodology,
             "gpu_url": view.gpu_url,
+            "page_url": view.page_url,
             "intro_html": Markup(body.intro_html),
             "main_html": Markup(body.main_html),
             "faq": [(item.question, Markup(item.answer_html)) for item in body.faq],

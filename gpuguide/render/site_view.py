@@ -38,7 +38,8 @@ class SiteView:
         self.home_label = ui("nav_home")
         self.nav = [link for link in (Link(ui("nav_home"), self.url_of("home")),
                                       Link(ui("nav_catalogue"), self.url_of("catalogue")),
-                                      Link(ui("nav_comparisons"), self.url_of("comparisons")))
+                                      Link(ui("nav_comparisons"), self.url_of("comparisons")),
+                                      Link(ui("nav_models"), self.url_of("models")))
                     if link.url]
         # (use case id, link): drafts are listed as plain text, never as a dead link.
         self.use_case_links = [
@@ -56,6 +57,11 @@ class SiteView:
 
     def gpu_url(self, gpu_id: str) -> str | None:
         page = self.library.generated("gpu", self.language.code, (gpu_id,))
+        return page.url if page is not None else None
+
+    def page_url(self, layout: str, subject_id: str) -> str | None:
+        """The generated page of a GPU or a model: ``page_url("gpu", "h100-sxm")``."""
+        page = self.library.generated(layout, self.language.code, (subject_id,))
         return page.url if page is not None else None
 
     def comparison_url(self, first: str, second: str) -> str | None:

@@ -276,7 +276,7 @@ class Anchor(Strict):
     context_tokens: PositiveInt | None = None
     """`kv_cache` claims: the tokens cached"""
     published_gb: Positive | None = None
-    """the memory the source states, GB"""
+    """the memory (or, for `weights`, the size) the source states, GB"""
     published_gib: Positive | None = None
     """the size the source states, GiB"""
     published_bytes: PositiveInt | None = None
@@ -293,7 +293,7 @@ class Anchor(Strict):
         "trains_on": ("method", "parameters", "gpu_memory_gb"),
         "serves_on": ("model", "precision", "gpus", "gpu_memory_gb"),
         "kv_cache": ("layers", "kv_heads", "head_dim", "context_tokens", "published_bytes"),
-        "weights": ("model", "precision", "published_gib"),
+        "weights": ("model", "precision"),
     }
     """: The fields each claim needs."""
 
@@ -302,6 +302,8 @@ class Anchor(Strict):
         missing = [name for name in self.NEEDS[self.claim] if getattr(self, name) is None]
         if missing:
             raise ValueError(f"a `{self.claim}` anchor needs {', '.join(f'`{name}`' for name in missing)}")
+        if self.claim == "weights" and (self.published_gb is None) == (self.published_gib is None):
+            raise ValueError("a `weights` anchor needs one of `published_gb` or `published_gib`: the unit the source uses")
         return self
 
 
@@ -481,6 +483,14 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
                   if model_file and model_doc else {})
     diffusion_models = (_by_id(model_file.diffusion_models, model_doc, "diffusion_models", files["models"],
                                problems, "model") if model_file and model_doc else {})
+    if model_file is not None and model_doc is not None:
+        # Every model gets a page at /<lang>/<models>/<id>/: the two lists share one set of ids.
+        for position, diffusion in enumerate(model_file.diffusion_models):
+            if diffusion.id in llm_models:
+                pos = model_doc.position(("diffusion_models", position, "id"))
+                problems.error(files["models"], pos.line, pos.column,
+                               f"model id `{diffusion.id}` is also a language model's id",
+                               "give each model its own id: both have a page at the same address")
 
     anchor_doc = _load(files["anchors"], problems)
     anchor_file = validate(AnchorFile, anchor_doc, files["anchors"], problems) if anchor_doc else None

@@ -1,7 +1,8 @@
 """The page types (layouts) and the contract between content and renderer, declared in one registry.
 
 Some pages must exist once in every language: the renderer links to them from every page
-(catalogue, search, guides…) or generates pages from them (one GPU page per GPU). A missing or
+(catalogue, search, guides…) or generates pages from them (one GPU page per GPU, one model page
+per model of data/models.yaml). A missing or
 doubled one is an error at load time, never a silently missing link.
 """
 
@@ -10,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-Layout = Literal["home", "use_case", "catalogue", "gpu", "comparisons", "comparison", "guides", "guide",
-                 "methodology", "search", "not_found"]
+Layout = Literal["home", "use_case", "catalogue", "gpu", "comparisons", "comparison", "models", "model", "guides",
+                 "guide", "methodology", "search", "not_found"]
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class LayoutRule:
 
     name: Layout
     required: bool  # exactly one published page (or pattern) per language
-    generates: Literal["gpu", "pair"] | None = None  # one Markdown file makes a page per GPU / per pair of GPUs
+    generates: Literal["gpu", "pair", "model"] | None = None  # one Markdown file makes a page per GPU, pair, model
     parents: tuple[Layout, ...] = ("home",)  # the breadcrumb trail above it, by layout
     sitemap: bool = True  # listed in sitemap.xml
 
@@ -32,6 +33,8 @@ LAYOUTS: dict[str, LayoutRule] = {rule.name: rule for rule in (
     LayoutRule("gpu", True, generates="gpu", parents=("home", "catalogue")),
     LayoutRule("comparisons", True),
     LayoutRule("comparison", True, generates="pair", parents=("home", "comparisons")),
+    LayoutRule("models", True),
+    LayoutRule("model", True, generates="model", parents=("home", "models")),
     LayoutRule("guides", True),
     LayoutRule("guide", False, parents=("home", "guides")),
     LayoutRule("methodology", True),

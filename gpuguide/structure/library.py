@@ -48,6 +48,14 @@ class Library:
         return {(page.lang, page.meta.layout, page.subject.ids): page
                 for page in self.published if page.subject is not None}
 
+    @cached_property
+    def _use_cases(self) -> dict[str, list[Page]]:
+        index: dict[str, list[Page]] = {}
+        for page in self.pages:  # every comparison page lists them: find them once
+            if page.meta.layout == "use_case" and page.meta.use_case:
+                index.setdefault(page.lang, []).append(page)
+        return index
+
     def by_layout(self, lang: str, layout: str) -> list[Page]:
         """The published pages of one layout in one language, in library order."""
         return self._by_layout.get((lang, layout), [])
@@ -74,5 +82,5 @@ class Library:
 
     def use_case_pages(self, lang: str, order: list[str]) -> list[Page]:
         """Use-case pages of one language (drafts included: they are listed, unlinked), in the dataset's order."""
-        pages = [p for p in self.pages if p.lang == lang and p.meta.layout == "use_case" and p.meta.use_case]
+        pages = self._use_cases.get(lang, [])
         return sorted(pages, key=lambda p: order.index(p.meta.use_case) if p.meta.use_case in order else len(order))

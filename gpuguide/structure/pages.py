@@ -1,8 +1,8 @@
 """Pages: Markdown files under ``content/<lang>/`` with YAML front matter, and the pages generated from them.
 
 A page stores only where it came from and what its editor wrote; its URL and output path are
-derived. A generator page (``layout: gpu``, ``comparison``) makes one page per GPU or per pair of
-GPUs, whose ``subject`` says which.
+derived. A generator page (``layout: gpu``, ``comparison``, ``model``) makes one page per GPU, per
+pair of GPUs or per model, whose ``subject`` says which.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import itertools
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Union
+from typing import Annotated, Literal, Union
 
 from pydantic import Field
 
 from gpuguide.errors import Problems
-from gpuguide.structure.data import Dataset, Gpu
+from gpuguide.structure.data import Dataset, DiffusionModel, Gpu, LlmModel
 from gpuguide.structure.layouts import GENERATOR_LAYOUTS, LAYOUTS, Layout
 from gpuguide.structure.schema import Strict, pattern_hint
 from gpuguide.structure.sources import YamlDocument
@@ -84,6 +84,14 @@ class PageMeta(Strict):
     """`use_case` pages: one line for the "other use cases" lists"""
     table: TableSpec | None = None
     """`use_case` pages: the GPUs and columns of the comparison table (below)"""
+    price_performance: list[str | ModelColumn] = []
+    """`use_case` pages: price-performance columns (`usd_per_bf16_pflop_hour`, `usd_per_gb_hour`, model
+    columns `tokens_per_usd`…) shown for the table's GPUs in a second table, with the price"""
+    verdict: list[str] = []
+    """`use_case` pages: the column ids that decide between two GPUs for this use case, in the order
+    comparison pages sum them up (e.g. `[train_8gpu, usd_per_bf16_pflop_hour]`)"""
+    models: Literal["llm", "diffusion"] | None = None
+    """`use_case` pages: which model pages the page lists: `llm` (language models) or `diffusion` (image and video)"""
     table_note: str | None = None
     """Markdown printed under the table (shortcodes allowed)"""
     chart: str | None = None
@@ -118,7 +126,19 @@ class PairSubject:
         return (self.first.id, self.second.id)
 
 
-Subject = Union[GpuSubject, PairSubject]
+@dataclass(frozen=True)
+class ModelSubject:
+    """A page generated for one model of data/models.yaml (``layout: model``): a language model or
+    an image/video model."""
+
+    model: LlmModel | DiffusionModel
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return (self.model.id,)
+
+
+Subject = Union[GpuSubject, PairSubject, ModelSubject]
 
 
 @dataclass
@@ -190,7 +210,8 @@ def gpu_pairs(gpu_ids: list[str]) -> list[tuple[str, str]]:
 
 
 def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> list[Page]:
-    """The pages a generator layout makes: one per GPU (``gpu``), one per pair of GPUs (``comparison``).
+    """The pages a generator layout makes: one per GPU (``gpu``), per pair of GPUs (``comparison``),
+    per model (``model``: language models, then image and video models).
 
     Their title is the pattern page's title with ``{model}`` (or ``{a}`` and ``{b}``) filled in;
     their translation key is the pattern's key plus the GPU id(s), so translations still pair up.
@@ -199,8 +220,13 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
     for pattern in [page for page in pages if page.is_generator and not page.meta.draft]:
         meta = pattern.meta
         records: list[tuple[Subject, dict[str, str]]]
-        if LAYOUTS[meta.layout].generates == "gpu":
+        generates = LAYOUTS[meta.layout].generates
+        if generates == "gpu":
             records = [(GpuSubject(gpu), {"model": gpu.model}) for gpu in dataset.gpus.values()]
+            placeholders = "{model}"
+        elif generates == "model":
+            models: list[LlmModel | DiffusionModel] = [*dataset.llm_models.values(), *dataset.diffusion_models.values()]
+            records = [(ModelSubject(model), {"model": model.name}) for model in models]
             placeholders = "{model}"
         else:
             records = [(PairSubject(dataset.gpus[a], dataset.gpus[b]),
