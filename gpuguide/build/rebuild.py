@@ -212,7 +212,7 @@ class RecordDigests:
     """The digest of every record, of each table's id list, of each whole table, and of each UI string."""
 
     def __init__(self, dataset: Dataset):
-        from gpuguide.render.reads import ALL, KEYS, TRACKED_TABLES
+        from gpuguide.render.reads import ALL, GPU_NAMES, KEYS, TRACKED_TABLES
 
         self.table: dict[Read, str] = {}
         self._fingerprints: dict[tuple[Read, ...], str] = {}
@@ -223,6 +223,7 @@ class RecordDigests:
             self.table.update({(name, key): value for key, value in per_record.items()})
             self.table[(name, KEYS)] = digest(tuple(records))
             self.table[(name, ALL)] = digest(sorted(per_record.items()))
+        self.table[GPU_NAMES] = digest([(gpu_id, gpu.model) for gpu_id, gpu in dataset.gpus.items()])
         for lang, strings in dataset.strings.items():
             name = f"ui-{lang}"
             self.table.update({(name, key): digest(text) for key, text in strings.items()})

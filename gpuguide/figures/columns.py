@@ -14,6 +14,7 @@ cannot hold the model): the cell says which, never "not published" for "not supp
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -306,7 +307,7 @@ class Cell:
     value: Any  # the exact value; None: not published; a ``sizing.Absent``: why else it is missing
     caveat: str | None = None  # the UI string key of a qualifier already in the text ("over_pcie")
 
-    @property
+    @cached_property
     def state(self) -> str:
         """``value``, ``not-published``, or why else it is missing (``not-supported``, ``no-offer``,
         ``does-not-fit``): what the cell's class says."""
@@ -316,7 +317,7 @@ class Cell:
             return self.value.value.replace("_", "-")
         return "value"
 
-    @property
+    @cached_property  # templates ask several times per cell
     def number(self) -> Fraction | None:
         """The exact value as a number, or None (text, yes/no, absent)."""
         value = self.value
@@ -324,7 +325,7 @@ class Cell:
             return None
         return sizing.exact(value)
 
-    @property
+    @cached_property
     def sort_value(self) -> int | float | None:
         """A number to sort on (booleans as 0/1); None for text and for values not published."""
         if isinstance(self.value, bool):

@@ -29,6 +29,7 @@ GPU does not have is ``NOT_SUPPORTED`` ("not supported"): the two are never conf
 from __future__ import annotations
 
 import enum
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -151,7 +152,15 @@ def exact(value: Real | str) -> Fraction:
     >>> exact(0.1)
     Fraction(1, 10)
     """
-    return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    if isinstance(value, Fraction):
+        return value
+    return _exact_float(value) if isinstance(value, float) else Fraction(value)
+
+
+@functools.lru_cache(maxsize=65536)
+def _exact_float(value: float) -> Fraction:
+    # Spec values repeat on every page: parse each one once (Fractions are immutable).
+    return Fraction(str(value))
 
 
 def weight_bytes(precision: str) -> Fraction:

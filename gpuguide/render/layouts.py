@@ -27,6 +27,7 @@ from gpuguide.figures.verdicts import summary
 from gpuguide.render.chart import bar_chart
 from gpuguide.render.comparison import side_by_side
 from gpuguide.render.environment import Link
+from gpuguide.render.reads import GPU_NAMES, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
 from gpuguide.structure.data import Dataset, LlmModel
 from gpuguide.structure.language import Language
@@ -51,6 +52,7 @@ class PageInput:
     dataset: Dataset
     language: Language
     inline_markdown: Callable[[str, tuple[str, ...]], str]  # front-matter Markdown at a field's path → HTML
+    reads: Reads  # what this page read: for reads a view made once for every page (``GPU_NAMES``)
 
     @property
     def prices_as_of(self) -> str:
@@ -59,6 +61,29 @@ class PageInput:
     @property
     def catalogue(self) -> Link:
         return Link(self.language.ui("all_gpu_models"), self.view.url_of("catalogue"))
+
+
+def _columns_key(column_refs: list[Any]) -> tuple[Any, ...]:
+    return tuple(ref if isinstance(ref, str) else (ref.id, ref.model, ref.precision) for ref in column_refs)
+
+
+def gpu_rows(gpu_ids: list[str], column_refs: list[Any], given: PageInput) -> Table:
+    """``build_table``, each GPU's row made once per language and build and reused by every page
+    that shows it (a GPU is in n − 1 comparisons). What making a row read of the data and UI
+    strings is noted into each page that uses it, so the page still depends on exactly that."""
+    view, key = given.view, _columns_key(column_refs)
+    made = []
+    for gpu_id in gpu_ids:
+        found = view.row_cache.get((gpu_id, key))
+        if found is None:
+            reads = Reads()
+            table = build_table([gpu_id], column_refs, tracked_dataset(view.dataset, reads),
+                                tracked_language(view.language, reads))
+            found = view.row_cache[(gpu_id, key)] = (table, frozenset(reads.keys))
+        given.reads.keys.update(found[1])
+        made.append(found[0])
+    first = made[0]
+    return Table(first.headers, first.column_ids, tuple(table.rows[0] for table in made), first.columns)
 
 
 def _use_case(given: PageInput) -> Context:
@@ -95,16 +120,9 @@ def _model_links(given: PageInput, kind: str) -> list[Link]:
 
 
 def _picker(given: PageInput) -> dict[str, Any]:
-    """What the "compare two GPUs" form needs: every GPU in dataset order, and the address pattern of
-    a pair's page (its first GPU is the one that comes first in the dataset)."""
-    gpus = given.dataset.gpus
-    ids = list(gpus)
-    first_pair = given.view.comparison_url(ids[0], ids[1]) if len(ids) > 1 else None
-    if first_pair is None:
-        return {}
-    base = first_pair.rstrip("/").rsplit("/", 1)[0] + "/"
-    return {"gpus": [(gpu_id, gpus[gpu_id].model) for gpu_id in ids], "base": base,
-            "index": given.view.url_of("comparisons")}
+    """The "compare two GPUs" form: its options come from the site view (made once per language)."""
+    given.reads.keys.add(GPU_NAMES)
+    return given.view.picker
 
 
 def _comparison_links(gpu_ids: list[str], given: PageInput) -> list[Link]:
@@ -153,7 +171,7 @@ def _use_case_figures(gpu_ids: list[str], given: PageInput) -> list[dict[str, An
             continue
         columns = [c for c in use_case.meta.table.columns if not (isinstance(c, str) and c in SPEC_COLUMNS)]
         if columns:
-            table: Table = build_table(gpu_ids, columns, given.dataset, given.language)
+            table: Table = gpu_rows(gpu_ids, columns, given)
             sections.append({"title": view.typeset(use_case, "title"), "short_name": view.typeset(use_case, "short_name"),
                              "url": use_case.url, "table": table})
     return sections
@@ -184,7 +202,7 @@ def _comparison(given: PageInput) -> Context:
     subject = given.page.subject
     assert isinstance(subject, PairSubject)
     a, b = subject.first, subject.second
-    specs = build_table([a.id, b.id], ["segment", *CATALOGUE_COLUMNS], given.dataset, given.language)
+    specs = gpu_rows([a.id, b.id], ["segment", *CATALOGUE_COLUMNS], given)
     figures = _use_case_figures([a.id, b.id], given)
     return {
         "a": a, "b": b,
@@ -204,7 +222,7 @@ def _summaries(gpu_ids: list[str], given: PageInput) -> list[dict[str, Any]]:
     for use_case in view.library.use_case_pages(given.page.lang, list(given.dataset.use_cases)):
         if use_case.meta.draft or not use_case.meta.verdict:
             continue
-        table = build_table(gpu_ids, list(use_case.meta.verdict), given.dataset, given.language)
+        table = gpu_rows(gpu_ids, list(use_case.meta.verdict), given)
         sentences = summary(table, given.language)
         if sentences:
             short_name = view.typeset(use_case, "short_name") or view.typeset(use_case, "title")

@@ -21,6 +21,10 @@ KEYS = "#ids"  # the page read the list of ids (their order), not the records
 TRACKED_TABLES = ("gpus", "prices", "llm_models", "diffusion_models")
 
 Read = tuple[str, str]  # (table, key)
+
+#: A derived read: the GPUs' ids and names, in order (the "compare two GPUs" form lists them). A page
+#: that shows the form depends on them, not on every GPU's whole record.
+GPU_NAMES: Read = ("gpu-names", ALL)
 Value = TypeVar("Value")
 
 

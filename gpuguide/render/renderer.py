@@ -198,7 +198,7 @@ class PageRenderer:
             "faq": [(item.question, Markup(item.answer_html)) for item in body.faq],
             "faq_json_ld": json_ld(_faq_schema(body.faq)) if body.faq else None,
         }
-        context.update(CONTEXTS[page.meta.layout](PageInput(page, view, dataset, language, inline_markdown)))
+        context.update(CONTEXTS[page.meta.layout](PageInput(page, view, dataset, language, inline_markdown, reads)))
         return context
 
     def render_root(self) -> str | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
+
 from gpuguide.render.environment import Link, json_ld
 from gpuguide.render.reads import Reads, tracked_dataset, tracked_language
 from gpuguide.structure.data import Dataset
@@ -29,6 +31,9 @@ class SiteView:
     library: Library
     dataset: Dataset
     reads: Reads = field(default_factory=Reads)
+    #: Rows of figures by (GPU, columns), made once per build and language, with what making them
+    #: read (see ``layouts.gpu_rows``): a GPU's figures appear on every comparison it is part of.
+    row_cache: dict[tuple[str, tuple[Any, ...]], tuple[Any, frozenset[tuple[str, str]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         dataset, ui = tracked_dataset(self.dataset, self.reads), tracked_language(self.language, self.reads).ui
@@ -50,6 +55,24 @@ class SiteView:
         self.language_names = {code: tracked_language(other, self.reads).name for code, other in self.languages.items()}
         self.gpu_order = {gpu_id: index for index, gpu_id in enumerate(dataset.gpus)}
         self.base_url = dataset.config.base_url.rstrip("/")
+        # Not through the tracked view: pages that show the form note what it reads (``GPU_NAMES``).
+        self.picker = self._picker({gpu_id: gpu.model for gpu_id, gpu in self.dataset.gpus.items()})
+
+    def _picker(self, models: dict[str, str]) -> dict[str, Any]:
+        """What the "compare two GPUs" form needs: its options (the same on every page: made once) and
+        the address of the pairs' folder. Empty without a pair to compare."""
+        ids = list(models)
+        first_pair = self.comparison_url(ids[0], ids[1]) if len(ids) > 1 else None
+        if first_pair is None:
+            return {}
+
+        def options(selected: int) -> Markup:
+            return Markup("\n").join(
+                Markup('<option value="{}" data-order="{}"{}>{}</option>').format(
+                    gpu_id, index, Markup(" selected") if index == selected else "", model)
+                for index, (gpu_id, model) in enumerate(models.items()))
+
+        return {"options": (options(0), options(1)), "base": first_pair.rstrip("/").rsplit("/", 1)[0] + "/"}
 
     def url_of(self, layout: str) -> str | None:
         """The URL of a page every language has (home, catalogue, search…); None only after an error."""

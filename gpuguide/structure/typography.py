@@ -12,6 +12,7 @@ to its UI strings, and the renderer to each page's title.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable
 
@@ -26,6 +27,7 @@ _AFTER_OPENING_GUILLEMET = re.compile(r"«[ \t]*")
 _BEFORE_CLOSING_GUILLEMET = re.compile(r"[ \t]*»")
 
 
+@functools.lru_cache(maxsize=16384)  # UI strings and titles repeat on every page
 def french(text: str) -> str:
     """French spacing: U+202F before ; ! ?, U+00A0 before : and inside « ».
 
