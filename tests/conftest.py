@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import http.server
-import sys
 import threading
 from pathlib import Path
 
@@ -42,8 +42,12 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def built_scaled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The real site with synthetic GPUs up to SCALED_GPUS (bench/corpus.py's scaled dataset: every
     interconnect topology, FP8 not supported, FP64 as a share of FP32, tied prices), built once."""
-    sys.path.insert(0, str(ROOT))
-    from bench.corpus import write_scaled
+    # bench/ is a folder of scripts, not a package: its corpus module is loaded from its file.
+    spec = importlib.util.spec_from_file_location("bench_corpus", ROOT / "bench" / "corpus.py")
+    assert spec is not None and spec.loader is not None
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    write_scaled = corpus.write_scaled
 
     root = tmp_path_factory.mktemp("scaled") / "project"
     write_scaled(root, SCALED_GPUS)

@@ -74,10 +74,23 @@ def load(project: Project, options: Options, content_cache: ContentCache | None 
     return Site(dataset, dataset.languages(), library, problems)
 
 
+@dataclass
+class Built:
+    """What a published build leaves in memory, for the dev server's next edit (``build.session``)."""
+
+    site: Site
+    renderer: PageRenderer
+    entries: dict[str, rebuild.PageEntry]  # every published page: what the link check needs of it
+    others: set[str]  # the other files of the site (assets, root page, sitemap…)
+    warnings: list[Problem]
+
+
 def run(project: Project, options: Options = Options(), publish_site: bool = True,
-        progress: Progress | None = None, on_wait: Callable[[str], None] | None = None) -> Outcome:
+        progress: Progress | None = None, on_wait: Callable[[str], None] | None = None,
+        keep: Callable[[Built], None] | None = None) -> Outcome:
     """Build the site (``publish_site``: into ``site/``, else only check it); on any error raise
-    BuildFailed and leave ``site/`` as it was."""
+    BuildFailed and leave ``site/`` as it was. ``keep`` receives what a published build leaves in
+    memory (not called when nothing changed since the last build: nothing was loaded)."""
     started = time.perf_counter()
     phases = _Phases()
     with BuildLock(project.root, on_wait):
@@ -170,6 +183,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             warnings.append(Problem(".build-cache", 1, 1, f"the build cache could not be saved ({exc.strerror}); "
                                     "the site is published, the next build will be a full one", None, "warning"))
         phases.done("save caches")
+        if keep is not None:
+            keep(Built(site, renderer, entries, {*texts, *assets}, warnings))
         return Outcome(len(pages) + len(extra), len(results) + len(extra), time.perf_counter() - started, warnings)
 
 

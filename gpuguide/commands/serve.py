@@ -28,7 +28,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import watchfiles
 
-from gpuguide.build.pipeline import Options, run as run_pipeline
+from gpuguide.build.pipeline import Options
+from gpuguide.build.session import DevSession
 from gpuguide.errors import BuildFailed, Problem
 from gpuguide.project import Project
 
@@ -76,17 +77,20 @@ class DevServer:
         self.problems: list[Problem] = []  # empty when the last build succeeded
         self.changed = threading.Condition()
         self.stop = threading.Event()
+        self.session = DevSession(project, Options(strict=strict, search=False, parallel=False), on_wait=_log)
 
-    def rebuild(self, search: bool = False) -> None:
-        """Run the normal build; on failure keep the last good site and remember why.
+    def rebuild(self, search: bool = False, changed: set[Path] | None = None) -> None:
+        """Rebuild after ``changed`` files (None: unknown); on failure keep the last good site and
+        remember why.
 
-        Rebuilds render in this process (the server has threads, and forking a threaded process is
-        unsafe) and keep the last search index (``search=False``); the first build makes it.
+        The session (``build.session``) keeps the site in memory: an edit of a page's text is
+        rebuilt there in milliseconds, anything else runs the normal build. Rebuilds render in this
+        process (the server has threads, and forking a threaded process is unsafe) and keep the
+        last search index (``search=False``); the first build makes it.
         """
         started = time.perf_counter()
         try:
-            outcome = run_pipeline(self.project, Options(strict=self.strict, search=search, parallel=False),
-                                   on_wait=_log)
+            outcome = self.session.build(changed, search=search)
             problems: list[Problem] = []
             _log(f"rebuilt {outcome.pages} pages in {time.perf_counter() - started:.2f} s "
                  f"({outcome.rendered} rendered, {len(outcome.warnings)} warnings)")
@@ -115,9 +119,11 @@ class DevServer:
         def is_input(change: watchfiles.Change, path: str) -> bool:
             return path.startswith(inputs) or path + os.sep in inputs
 
-        for _changes in watchfiles.watch(self.project.root, watch_filter=is_input, debounce=50, step=25,
-                                         stop_event=self.stop, raise_interrupt=False):
-            self.rebuild()
+        for changes in watchfiles.watch(self.project.root, watch_filter=is_input, debounce=50, step=25,
+                                        stop_event=self.stop, raise_interrupt=False):
+            # Files only modified (not added or deleted): the session may rebuild them in memory.
+            modified = all(change == watchfiles.Change.modified for change, _ in changes)
+            self.rebuild(changed={Path(path) for _, path in changes} if modified else None)
 
     def wait_for_change(self, since: str, timeout: float = LONG_POLL_SECONDS) -> int:
         """The build generation, as soon as it differs from ``since`` (or after ``timeout``)."""

@@ -127,6 +127,14 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     return Library(tuple(pages), tuple(unreadable))
 
 
+def read_page(path: Path, lang: str, content_dir: Path, problems: Problems) -> Page | None:
+    """One Markdown file read and validated again, on its own (the dev server, after an edit)."""
+    page = _load_page(path, lang, problems, {}, None)
+    if page is not None:
+        page.folder = _folder(path, content_dir / lang, problems)
+    return page
+
+
 _FOLDER = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 

@@ -1,0 +1,145 @@
+"""The dev server's builds: the site stays in memory between edits, so editing a page's text shows in
+the browser at once, however large the site.
+
+After a normal build (``pipeline.run``) the session keeps what it loaded: the dataset, the library,
+the renderer with its compiled templates, and what the link check knows of every page. An edit
+that changes only the Markdown body of published pages (not their front matter, not a generator
+pattern, not the "not found" page) is then rebuilt here: the file is read again, its page
+rendered, its links and the anchors other pages link to checked, its translation's freshness
+checked, and the new HTML replaces the old file in ``site/`` (one rename: never half written).
+No other page shows a page's body, so nothing else changes. Anything else (data, templates, front
+matter, a new or deleted file) runs the normal build, which publishes atomically as always.
+
+The build cache on disk is not updated by an edit rebuilt here: the next ``build.py`` sees the file
+changed and renders that page again, so ``site/`` and the cache never disagree.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from gpuguide.build import publish
+from gpuguide.build.links import ParsedPage, check_links, parse_page
+from gpuguide.build.lock import BuildLock
+from gpuguide.build.pipeline import Built, Options, Outcome, run
+from gpuguide.errors import BuildFailed, Problem, Problems
+from gpuguide.project import Project
+from gpuguide.structure.library import Library
+from gpuguide.structure.loading import read_page
+from gpuguide.structure.pages import Page
+from gpuguide.structure.translations import check_translations
+
+
+class DevSession:
+    """Builds for ``serve``: the normal build, then edits of page text applied in memory."""
+
+    def __init__(self, project: Project, options: Options, on_wait: Callable[[str], None] | None = None):
+        self.project = project
+        self.on_wait = on_wait  # told when another build holds the project
+        self.options = replace(options, parallel=False)  # the server has threads: never fork
+        self.built: Built | None = None
+
+    def build(self, changed: set[Path] | None = None, search: bool = False) -> Outcome:
+        """Rebuild after ``changed`` files (None: unknown, e.g. the first build); raise BuildFailed
+        and leave ``site/`` as it was on any error."""
+        if changed and self.built is not None:
+            outcome = self._edit(changed)
+            if outcome is not None:
+                return outcome
+        previous, self.built = self.built, None  # a failed build must not leave a stale state behind
+        outcome = run(self.project, replace(self.options, search=search), on_wait=self.on_wait, keep=self._keep)
+        if outcome.unchanged:  # nothing was loaded: what the session holds is still the site
+            self.built = previous
+        return outcome
+
+    def _keep(self, built: Built) -> None:
+        self.built = built
+
+    def _edit(self, changed: set[Path]) -> Outcome | None:
+        """Rebuild text edits in memory; None when the edit needs the normal build."""
+        built = self.built
+        assert built is not None
+        started = time.perf_counter()
+        by_source = {os.path.normpath(page.source): page for page in built.site.library.published
+                     if page.subject is None}
+        content_dir = self.project.content_dir
+        edits: list[tuple[Page, Page]] = []
+        problems = Problems(self.project.root)
+        for path in sorted(changed):
+            old = by_source.get(os.path.normpath(path))
+            if (old is None or path.suffix != ".md" or not path.is_file() or old.is_generator
+                    or old.meta.layout == "not_found"):
+                return None
+            new = read_page(path, old.lang, content_dir, problems)
+            problems.raise_if_errors(False)
+            if new is None or new.meta_json != old.meta_json or new.folder != old.folder:
+                return None  # the front matter shows on other pages (menus, lists, switchers): a full build
+            if new.body_digest != old.body_digest:
+                edits.append((old, new))
+        # The edited pages and their translations: their freshness warnings are made again.
+        affected = {os.path.normpath(page.source) for old, _ in edits
+                    for page in built.site.library.translations.get(old.meta.translation_key, {}).values()}
+        with BuildLock(self.project.root, self.on_wait):
+            rendered = self._render(edits, problems, built)
+        warnings = self._warnings(built, affected, problems)
+        pages = len(built.entries) + len(built.others & {"index.html", "404.html"})
+        return Outcome(pages, rendered, time.perf_counter() - started, warnings)
+
+    def _render(self, edits: list[tuple[Page, Page]], problems: Problems, built: Built) -> int:
+        renderer, library = built.renderer, built.site.library
+        renderer.problems = problems  # this edit's problems only
+        outputs: dict[str, bytes] = {}
+        link_lines: dict[str, dict[str, int]] = {}
+        for old, new in edits:
+            _take_text(old, new)  # the library's page object now holds the new text
+            result = renderer.render(old)
+            if result.html is not None:
+                outputs[old.output_path] = result.html.encode("utf-8")
+                link_lines[old.output_path] = result.link_lines
+            pair = [page for page in library.translations.get(old.meta.translation_key, {}).values()
+                    if not page.meta.draft]
+            check_translations(Library(tuple(pair)), built.site.dataset, problems)
+        problems.raise_if_errors(self.options.strict)
+        # Links: the edited pages' own, and every anchor link other pages make (a heading's id may have gone).
+        parsed = {output: ParsedPage(entry.ids, entry.fragment_links) for output, entry in built.entries.items()}
+        fresh = {output: parse_page(html) for output, html in outputs.items()}
+        parsed.update(fresh)
+        sources = {page.output_path: page.source for page in library.published}
+        for output, entry in built.entries.items():
+            link_lines.setdefault(output, entry.link_lines)
+        check_links(parsed, built.others, sources, problems, link_lines)
+        problems.raise_if_errors(self.options.strict)
+        site = publish.site_folder(self.project.site_dir)
+        for output, html in outputs.items():
+            target = site / output
+            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            temporary.write_bytes(html)
+            os.replace(temporary, target)  # readers see the old page or the new one, never half of it
+            stat = target.stat()
+            built.entries[output] = built.entries[output]._replace(
+                size=stat.st_size, mtime_ns=stat.st_mtime_ns, ids=frozenset(fresh[output].ids),
+                fragment_links=tuple(link for link in fresh[output].links if "#" in link),
+                link_lines=link_lines.get(output, {}))
+        return len(outputs)
+
+    def _warnings(self, built: Built, edited: set[str], problems: Problems) -> list[Problem]:
+        """The last build's warnings, those of the edited files replaced by this edit's."""
+        root = self.project.root
+        kept = [w for w in built.warnings if os.path.normpath(root / w.path) not in edited]
+        built.warnings = sorted({*kept, *problems.warnings})
+        return list(built.warnings)
+
+
+def _take_text(page: Page, new: Page) -> None:
+    """Give the library's page the edited text (its front matter is the same)."""
+    page.front_matter = new.front_matter
+    page.body_offset, page.body_line = new.body_offset, new.body_line
+    for name in ("body", "body_digest", "translation_hash"):
+        page.__dict__[name] = getattr(new, name)
+
+
+__all__ = ["BuildFailed", "DevSession"]

@@ -1,0 +1,89 @@
+"""The dev server's session: text edits rebuilt in memory give exactly the site a full build gives;
+anything else takes the normal build; a bad edit leaves the site as it was."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gpuguide.build.pipeline import Options
+from gpuguide.build.session import DevSession
+from gpuguide.errors import BuildFailed
+from gpuguide.project import Project
+from sites import build, edit, fingerprint, tiny_project
+
+GUIDE_FR = Path("content/fr/guides/premier-guide.md")
+GUIDE_FR_OUT = "fr/guides/premier-guide/index.html"
+
+
+def session_for(root: Path) -> DevSession:
+    session = DevSession(Project(root), Options(search=False))
+    session.build()
+    return session
+
+
+def changed_files(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    return {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+
+
+def test_a_text_edit_is_rebuilt_in_memory_and_equals_a_full_build(tiny: Path, tmp_path: Path):
+    session = session_for(tiny)
+    before = fingerprint(tiny / "site")
+    edit(tiny / GUIDE_FR, "Un guide court.\n\n## Mémoire", "Un guide court, modifié.\n\n## Mémoire")
+    outcome = session.build({tiny / GUIDE_FR})
+    assert outcome.rendered == 1
+    after = fingerprint(tiny / "site")
+    assert changed_files(before, after) == {GUIDE_FR_OUT}
+    assert "Un guide court, modifié." in (tiny / "site" / GUIDE_FR_OUT).read_text(encoding="utf-8")
+    # The same inputs built from scratch elsewhere give the same site, byte for byte.
+    fresh = tiny_project(tmp_path / "fresh")
+    shutil.copyfile(tiny / GUIDE_FR, fresh / GUIDE_FR)
+    build(fresh)
+    assert fingerprint(fresh / "site") == after
+    # The next normal build renders the page again (the cache on disk did not see the edit) and changes nothing.
+    rebuilt = build(tiny)
+    assert rebuilt.rendered >= 1 and fingerprint(tiny / "site") == after
+
+
+def test_a_front_matter_edit_takes_the_normal_build(tiny: Path):
+    session = session_for(tiny)
+    edit(tiny / GUIDE_FR, 'title: "Premier guide"', 'title: "Premier guide, nouveau titre"')
+    outcome = session.build({tiny / GUIDE_FR})
+    assert outcome.rendered > 1  # the guides' index and the translation's switcher show the title
+    index = (tiny / "site" / "fr" / "guides" / "index.html").read_text(encoding="utf-8")
+    assert "Premier guide, nouveau titre" in index
+
+
+def test_a_bad_edit_leaves_the_site_and_says_where(tiny: Path):
+    session = session_for(tiny)
+    before = fingerprint(tiny / "site")
+    edit(tiny / GUIDE_FR, "Un guide court.\n\n## Mémoire", "{{ gpu_figure gpu=nope column=memory }}\n\n## Mémoire")
+    with pytest.raises(BuildFailed) as failure:
+        session.build({tiny / GUIDE_FR})
+    assert any(p.path == GUIDE_FR.as_posix() and "unknown GPU `nope`" in p.message for p in failure.value.problems)
+    assert fingerprint(tiny / "site") == before
+    # Fixed again: the session still works.
+    edit(tiny / GUIDE_FR, "{{ gpu_figure gpu=nope column=memory }}", "Corrigé.")
+    assert session.build({tiny / GUIDE_FR}).rendered == 1
+
+
+def test_removing_a_heading_another_page_links_to_is_an_error_at_that_link(tiny: Path):
+    home = tiny / "content" / "fr" / "index.md"
+    home.write_text(home.read_text(encoding="utf-8") + "\nVoir [la mémoire](guides/premier-guide.md#memoire-des-modeles).\n",
+                    encoding="utf-8")
+    session = session_for(tiny)
+    edit(tiny / GUIDE_FR, "## Mémoire des modèles", "## Autre titre")
+    with pytest.raises(BuildFailed) as failure:
+        session.build({tiny / GUIDE_FR})
+    assert any(p.path == "content/fr/index.md" and "missing anchor" in p.message for p in failure.value.problems)
+
+
+def test_editing_a_source_makes_its_translation_stale(tiny: Path):
+    session = session_for(tiny)
+    assert not session.build().warnings  # a full build: nothing stale yet
+    edit(tiny / GUIDE_FR, "Un guide court.\n\n## Mémoire", "Un guide court, modifié.\n\n## Mémoire")
+    outcome = session.build({tiny / GUIDE_FR})
+    assert outcome.rendered == 1
+    assert [w.path for w in outcome.warnings] == ["content/en/guides/first-guide.md"]
