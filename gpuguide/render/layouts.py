@@ -25,6 +25,15 @@ from gpuguide.structure.pages import GpuSubject, Page, PairSubject, gpu_pairs
 
 Context = dict[str, Any]
 
+#: The catalogue's columns: what a buyer compares first (the price, the memory), then the rest of
+#: the specifications in their usual order.
+CATALOGUE_TABLE_COLUMNS = ("price", "memory", *(c for c in CATALOGUE_COLUMNS if c not in ("price", "memory")))
+
+
+def numeric_columns(table: Table) -> list[bool]:
+    """For each column of ``table``: whether it holds figures (right-aligned, header included)."""
+    return [any(row.cells[index].number is not None for row in table.rows) for index in range(len(table.headers))]
+
 
 @dataclass(frozen=True)
 class PageInput:
@@ -96,7 +105,7 @@ def _catalogue(given: PageInput) -> Context:
     for segment in SEGMENTS:
         ids = [gpu_id for gpu_id, gpu in given.dataset.gpus.items() if gpu.segment == segment]
         if ids:
-            table = build_table(ids, list(CATALOGUE_COLUMNS), given.dataset, given.language)
+            table = build_table(ids, list(CATALOGUE_TABLE_COLUMNS), given.dataset, given.language)
             groups.append((segment, given.language.ui(f"segment_{segment.replace('-', '_')}"), table))
     return {"groups": groups, "prices_as_of": given.prices_as_of}
 

@@ -22,7 +22,7 @@ from gpuguide.errors import Problems, did_you_mean
 from gpuguide.markdown.parser import FaqItem, render_body, render_inline
 from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.render.environment import Link, json_ld, make_environment, relative_url
-from gpuguide.render.layouts import CONTEXTS, PageInput
+from gpuguide.render.layouts import CONTEXTS, PageInput, numeric_columns
 from gpuguide.render.reads import Read, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
 from gpuguide.structure.data import Dataset
@@ -145,8 +145,8 @@ class PageRenderer:
         md_env: dict[str, Any] = {
             "shortcodes": ShortcodeContext(dataset, language),
             "typography": language.typography,
-            "table_label": ui("table_region_label"),
-            "table_label_for": lambda heading: ui("table_region_label_for", heading=heading),
+            "scroll_hint": ui("scroll_hint"),
+            "page_title": view.typeset(page, "title"),
             "resolve_source_link": lambda md_path: self.source_link(page, md_path),
             "links": link_lines,
         }
@@ -189,6 +189,7 @@ class PageRenderer:
             "search_url": view.url_of("search"),
             "methodology": view.methodology,
             "gpu_url": view.gpu_url,
+            "numeric_columns": numeric_columns,
             "intro_html": Markup(body.intro_html),
             "main_html": Markup(body.main_html),
             "faq": [(item.question, Markup(item.answer_html)) for item in body.faq],

@@ -1,9 +1,15 @@
-// Sortable comparison tables, as progressive enhancement: without this script every table is
-// complete and readable; with it, each column header becomes a button that sorts the rows.
-// Numbers sort on the raw value in data-value, never on the formatted text; a cell without a
-// value ("not published") always sorts last; the header announces the order with aria-sort.
+// Tables, as progressive enhancement: without this script every table is complete and readable,
+// every scroll region is focusable and its hint shown.
+// - Sorting: each column header of a GPU table becomes a button that sorts the rows. Numbers sort
+//   on the raw value in data-value, never on the formatted text; a cell without a value ("not
+//   published") always sorts last; the header announces the order with aria-sort, and the arrow is
+//   decoration (aria-hidden), not part of the button's name.
+// - Scroll regions: the hint is shown, and the region is a tab stop, only while the table is wider
+//   than its region (checked again whenever the region's size changes).
 (function () {
   "use strict";
+
+  var ARROWS = { none: "↕", ascending: "↑", descending: "↓" };
 
   function cellKey(row, index) {
     var cell = row.cells[index];
@@ -35,8 +41,11 @@
     rows.forEach(function (item) { body.appendChild(item.row); });
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (cell) {
       cell.removeAttribute("aria-sort");
+      var icon = cell.querySelector(".sort-icon");
+      if (icon) icon.textContent = ARROWS.none;
     });
     header.setAttribute("aria-sort", direction);
+    header.querySelector(".sort-icon").textContent = ARROWS[direction];
   }
 
   function enhance(table) {
@@ -46,11 +55,33 @@
       button.type = "button";
       button.className = "sort-button";
       while (header.firstChild) button.appendChild(header.firstChild);
+      var icon = document.createElement("span");
+      icon.className = "sort-icon";
+      icon.setAttribute("aria-hidden", "true");
+      icon.textContent = ARROWS.none;
+      button.appendChild(icon);
       header.appendChild(button);
       button.addEventListener("click", function () { sortBy(table, header, index); });
     });
     table.classList.add("sortable");
   }
 
+  function fit(region) {
+    var scrolls = region.scrollWidth > region.clientWidth;
+    var hint = document.getElementById(region.getAttribute("aria-describedby") || "");
+    if (hint) hint.hidden = !scrolls;
+    if (scrolls) region.setAttribute("tabindex", "0");
+    else if (document.activeElement !== region) region.removeAttribute("tabindex");
+    region.classList.toggle("scrolls", scrolls);
+  }
+
   document.querySelectorAll("table.gpu-table").forEach(enhance);
+  var regions = document.querySelectorAll(".table-scroll");
+  regions.forEach(fit);
+  if ("ResizeObserver" in window) {
+    var observer = new ResizeObserver(function (entries) {
+      entries.forEach(function (entry) { fit(entry.target); });
+    });
+    regions.forEach(function (region) { observer.observe(region); });
+  }
 })();
