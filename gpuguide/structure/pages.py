@@ -192,7 +192,8 @@ def gpu_pairs(gpu_ids: list[str]) -> list[tuple[str, str]]:
 def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> list[Page]:
     """The pages a generator layout makes: one per GPU (``gpu``), one per pair of GPUs (``comparison``).
 
-    Their title is the pattern page's title with ``{model}`` (or ``{a}`` and ``{b}``) filled in;
+    Their title is the pattern page's title with ``{model}`` (or ``{a}`` and ``{b}``) filled in with
+    the GPUs' short names (titles must stay short: search engines cut them beyond 60 characters);
     their translation key is the pattern's key plus the GPU id(s), so translations still pair up.
     """
     generated: list[Page] = []
@@ -200,11 +201,11 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
         meta = pattern.meta
         records: list[tuple[Subject, dict[str, str]]]
         if LAYOUTS[meta.layout].generates == "gpu":
-            records = [(GpuSubject(gpu), {"model": gpu.model}) for gpu in dataset.gpus.values()]
+            records = [(GpuSubject(gpu), {"model": gpu.short_name}) for gpu in dataset.gpus.values()]
             placeholders = "{model}"
         else:
             records = [(PairSubject(dataset.gpus[a], dataset.gpus[b]),
-                        {"a": dataset.gpus[a].model, "b": dataset.gpus[b].model})
+                        {"a": dataset.gpus[a].short_name, "b": dataset.gpus[b].short_name})
                        for a, b in gpu_pairs(list(dataset.gpus))]
             placeholders = "{a} and {b}"
         try:

@@ -4,10 +4,17 @@
 () => {
   const words = /[^\s\u00a0\u202f\u2009\-–\/]+/g;
 
+  // Text for assistive technology only (visually hidden: a 1-pixel clipped box) is not read on screen.
+  function hidden(element) {
+    const box = element.getBoundingClientRect();
+    return box.width <= 2 || box.height <= 2;
+  }
+
   function splitWords(cell) {
     const split = [];
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (hidden(node.parentElement)) continue;
       for (const match of node.data.matchAll(words)) {
         if (match[0].length < 2) continue;
         const range = document.createRange();
@@ -38,7 +45,7 @@
     }).length;
     const overflowing = [], split = [];
     for (const cell of table.querySelectorAll("th, td")) {
-      if (cell.closest("thead") && getComputedStyle(cell.closest("thead")).position === "absolute") continue;
+      if (hidden(cell)) continue;
       if (cell.scrollWidth > cell.clientWidth + 1) overflowing.push(cell.textContent.trim().slice(0, 40));
       split.push(...splitWords(cell));
     }
