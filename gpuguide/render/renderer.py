@@ -194,8 +194,14 @@ class PageRenderer:
             "main_html": Markup(body.main_html),
             "faq": [(item.question, Markup(item.answer_html)) for item in body.faq],
             "faq_json_ld": json_ld(_faq_schema(body.faq)) if body.faq else None,
+            # "On this page": the sections of the Markdown body, and the FAQ (a layout adds its own).
+            "toc": [*body.sections, *([("faq", ui("toc_faq"))] if body.faq else [])],
         }
         context.update(CONTEXTS[page.meta.layout](PageInput(page, view, dataset, language, inline_markdown)))
+        if page.meta.layout == "use_case":  # the table above the body, the links below it
+            context["toc"] = [("suitable-gpus", context["table_caption"]), *body.sections,
+                              ("compare-gpus", context["compare_heading"]), *context["toc"][len(body.sections):],
+                              ("other-use-cases", ui("other_use_cases"))]
         return context
 
     def render_root(self) -> str | None:

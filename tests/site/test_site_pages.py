@@ -241,15 +241,17 @@ def test_a_page_without_translation_says_so_and_links_to_no_missing_page(tmp_pat
     assert not soup.select("link[rel=alternate][hreflang]")  # no alternates for a lone page
 
 
-def test_every_use_case_page_has_a_chart_with_a_text_alternative(pages):
+def test_every_use_case_page_has_a_chart_whose_figures_are_text(pages):
     use_case_pages = [soup for soup in pages.values() if soup.select_one("article.use-case")]
     assert len(use_case_pages) == 12
     for soup in use_case_pages:
-        svg = soup.select_one("figure.chart svg[role=img]")
-        assert svg is not None
-        title, description = svg.find("title"), svg.find("desc")
-        assert svg["aria-labelledby"] == f"{title['id']} {description['id']}"
-        bars = svg.select("rect.chart-bar")
-        assert bars and len(description.get_text()) > 20
-        widths = [float(bar["width"]) for bar in bars]
+        chart = soup.select_one("figure.chart")
+        assert chart is not None
+        assert chart["aria-labelledby"] == chart.figcaption["id"]
+        bars = chart.select("ol.chart-bars > li")
+        assert bars
+        for bar in bars:  # the GPU, its figure and its price are text; the bar is decoration
+            assert text(bar.select_one(".chart-label")) and text(bar.select_one(".chart-value"))
+            assert bar.svg["aria-hidden"] == "true"
+        widths = [float(bar.select_one("rect.chart-bar")["width"]) for bar in bars]
         assert widths == sorted(widths, reverse=True)  # longest bar first
