@@ -8,6 +8,7 @@ strings through ``ui("key")``; numbers come formatted from ``figures``.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import traceback
@@ -160,6 +161,13 @@ class PageRenderer:
             # The 404 page is served at any address, so its links cannot be relative.
             return target if page.meta.layout == "not_found" else relative_url(page.url, target)
 
+        def ui_forms(key: str) -> str:
+            """A UI string's plural forms, typeset, as JSON: a script picks one with Intl.PluralRules."""
+            text = language.strings[key]
+            forms = {"other": text} if isinstance(text, str) else dict(text)
+            return json.dumps({category: language.typography(form) for category, form in forms.items()},
+                              ensure_ascii=False)
+
         switcher = view.switcher(page)
         breadcrumbs = view.breadcrumbs(page)
         context: dict[str, Any] = {
@@ -169,6 +177,7 @@ class PageRenderer:
             "description": view.typeset(page, "description"),
             "lang": page.lang,
             "ui": ui,
+            "ui_forms": ui_forms,
             "url": url,
             "site_name": self.dataset.config.site_name,
             "stylesheet": url("/assets/style.css"),
