@@ -197,6 +197,7 @@ class PageRenderer:
             "guides_url": view.url_of("guides"),
             "search_url": view.url_of("search"),
             "methodology": view.methodology,
+            "calls_to_action": view.calls_to_action,
             "gpu_url": view.gpu_url,
             "numeric_columns": numeric_columns,
             "intro_html": Markup(body.intro_html),

@@ -49,6 +49,9 @@ class SiteView:
         self.language_names = {code: tracked_language(other, self.reads).name for code, other in self.languages.items()}
         self.gpu_order = {gpu_id: index for index, gpu_id in enumerate(dataset.gpus)}
         self.base_url = dataset.config.base_url.rstrip("/")
+        settings = dataset.config.languages[lang]
+        # Where the calls to action lead in this language (data/site.yaml); a missing one is not shown.
+        self.calls_to_action = {"sign_up": settings.sign_up_url, "providers": settings.providers_url}
 
     def url_of(self, layout: str) -> str | None:
         """The URL of a page every language has (home, catalogue, search…); None only after an error."""

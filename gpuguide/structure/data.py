@@ -354,6 +354,10 @@ class LanguageConfig(Strict):
     """the CLDR locale (`fr_FR`, `en_US`) that writes numbers, prices, units and picks plural forms"""
     typography: Literal["plain", "french"] = "plain"
     """punctuation spacing: `french` puts no-break spaces before `: ; ! ?` and inside « »"""
+    sign_up_url: SourceUrl | None = None
+    """where the "create your account" call to action leads, in this language, https://; left out: that call to action is not shown"""
+    providers_url: SourceUrl | None = None
+    """where the call to action for GPU server owners (the provider programme) leads, in this language, https://; left out: not shown"""
 
 
 class SiteConfig(Strict):
