@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token

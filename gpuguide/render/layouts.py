@@ -60,9 +60,13 @@ def _use_case(given: PageInput) -> Context:
     assert meta.table is not None and meta.short_name is not None
     table = build_table(meta.table.gpus, meta.table.columns, given.dataset, given.language)
     short_name = view.typeset(page, "short_name")
+    chart = bar_chart(table, meta.chart, given.dataset, given.language) if meta.chart else None
+    best = chart.bars[0] if chart and chart.bars else None
     return {
         "table": table,
-        "chart": bar_chart(table, meta.chart, given.dataset, given.language) if meta.chart else None,
+        "chart": chart,
+        "card_lines": (ui("card_best", figure=table.headers[table.column_ids.index(meta.chart)], value=best.text,
+                          gpu=best.label),) if best and meta.chart else (),
         "table_caption": ui("suitable_gpus", use_case=short_name),
         "table_note_html": Markup(given.inline_markdown(meta.table_note, ("table_note",)) if meta.table_note else ""),
         "prices_as_of": given.prices_as_of,
@@ -107,7 +111,8 @@ def _catalogue(given: PageInput) -> Context:
         if ids:
             table = build_table(ids, list(CATALOGUE_TABLE_COLUMNS), given.dataset, given.language)
             groups.append((segment, given.language.ui(f"segment_{segment.replace('-', '_')}"), table))
-    return {"groups": groups, "prices_as_of": given.prices_as_of}
+    return {"groups": groups, "prices_as_of": given.prices_as_of,
+            "card_lines": (given.language.ui("card_gpus", count=len(given.dataset.gpus)),)}
 
 
 def _use_case_figures(gpu_ids: list[str], given: PageInput) -> list[dict[str, Any]]:
@@ -130,7 +135,10 @@ def _gpu(given: PageInput) -> Context:
     assert isinstance(subject, GpuSubject)
     gpu, view = subject.gpu, given.view
     specs = build_table([gpu.id], ["segment", *CATALOGUE_COLUMNS], given.dataset, given.language)
+    cells = dict(zip(specs.column_ids, zip(specs.headers, specs.rows[0].cells)))
     return {
+        "card_lines": tuple(given.language.ui("card_figure", label=cells[column][0], figure=cells[column][1].text)
+                            for column in ("memory", "bf16", "price")),
         "gpu": gpu,
         "specs": list(zip(specs.headers, specs.column_ids, specs.rows[0].cells)),
         "use_case_figures": _use_case_figures([gpu.id], given),
@@ -147,7 +155,11 @@ def _comparison(given: PageInput) -> Context:
     a, b = subject.first, subject.second
     specs = build_table([a.id, b.id], ["segment", *CATALOGUE_COLUMNS], given.dataset, given.language)
     figures = _use_case_figures([a.id, b.id], given)
+    lines = tuple(given.language.ui("card_gpu_line", gpu=row.gpu.short_name,
+                                    memory=row.cells[specs.column_ids.index("memory")].text,
+                                    price=row.cells[specs.column_ids.index("price")].text) for row in specs.rows)
     return {
+        "card_lines": lines,
         "a": a, "b": b,
         "spec_rows": side_by_side(specs, given.language),
         "use_case_rows": [(section, side_by_side(section["table"], given.language)) for section in figures],
@@ -164,7 +176,9 @@ def _comparisons(given: PageInput) -> Context:
                  if (url := view.comparison_url(gpu_id, other))]
         if links:
             groups.append((gpus[gpu_id], links))
-    return {"groups": groups, "pair_count": sum(len(links) for _, links in groups)}
+    pair_count = sum(len(links) for _, links in groups)
+    return {"groups": groups, "pair_count": pair_count,
+            "card_lines": (given.language.ui("card_comparisons", count=pair_count),)}
 
 
 def _nothing(given: PageInput) -> Context:

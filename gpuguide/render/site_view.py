@@ -81,7 +81,8 @@ class SiteView:
                      code) for code in self.languages]
 
     def hreflang(self, page: Page) -> list[tuple[str, str]]:
-        """Alternates for search engines: only real translations, and x-default (the default language)."""
+        """Alternates for search engines: only real translations, and x-default: the root page, where
+        a reader whose language the site does not have chooses one."""
         if not LAYOUTS[page.meta.layout].sitemap:
             return []
         translations = {code: found for code in self.languages
@@ -89,9 +90,7 @@ class SiteView:
         if len(translations) < 2:
             return []
         alternates = [(code, self.absolute(found.url)) for code, found in translations.items()]
-        default = self.dataset.config.default_language
-        if default in translations:
-            alternates.append(("x-default", self.absolute(translations[default].url)))
+        alternates.append(("x-default", self.absolute("/")))
         return alternates
 
     def breadcrumbs(self, page: Page) -> list[Link]:

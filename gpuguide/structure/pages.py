@@ -30,6 +30,23 @@ Slug = Annotated[str, Field(pattern=pattern_hint(r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-
 #: Hex digits of the hash ``translations --stamp`` writes; a shorter prefix (at least 8) is accepted.
 HASH_LENGTH = 12
 
+#: Beyond these lengths search engines cut a page's title and description (the build warns).
+TITLE_LIMIT = 60
+DESCRIPTION_LIMIT = 160
+
+
+def head_title(title: str, site_name: str) -> str:
+    """The ``<title>`` of a page: its title and the site's name, or its title alone where both
+    would not fit in TITLE_LIMIT characters.
+
+    >>> head_title("Guides", "EverXCloud")
+    'Guides | EverXCloud'
+    >>> head_title("How to choose GPUs for deep learning and large models", "EverXCloud")
+    'How to choose GPUs for deep learning and large models'
+    """
+    both = f"{title} | {site_name}"
+    return both if len(both) <= TITLE_LIMIT else title
+
 
 def body_hash(body: str) -> str:
     """The hash a translation records of its source: line endings and surrounding blank space do not count.
