@@ -4,10 +4,13 @@
 () => {
   const words = /[^\s\u00a0\u202f\u2009\-–\/]+/g;
 
-  // Text for assistive technology only (visually hidden: a 1-pixel clipped box) is not read on screen.
+  // Text for assistive technology only (visually hidden: in a clipped 1-pixel box) is not read on screen.
   function hidden(element) {
-    const box = element.getBoundingClientRect();
-    return box.width <= 2 || box.height <= 2;
+    for (let node = element; node && node.tagName !== "TABLE"; node = node.parentElement) {
+      const box = node.getBoundingClientRect();
+      if (box.width <= 2 || box.height <= 2 || getComputedStyle(node).clipPath !== "none") return true;
+    }
+    return false;
   }
 
   function splitWords(cell) {
