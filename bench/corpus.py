@@ -185,10 +185,6 @@ class SyntheticPage:
         return f"page-{self.number:05d}"
 
     @property
-    def slug(self) -> str:
-        return f"bench/{self.name}"
-
-    @property
     def translation_key(self) -> str:
         return f"bench/{self.name}"
 
@@ -432,7 +428,7 @@ def write_ours(root: Path, pages: list[SyntheticPage]) -> None:
             "---",
             f"title: {_yaml_string(page.title)}",
             f"description: {_yaml_string(page.description)}",
-            f"slug: {page.slug}",
+            f"slug: {page.name}",  # in content/<lang>/bench/: the folder is the first part of its URL
             f"translation_key: {page.translation_key}",
             *stamp,
             "layout: guide",

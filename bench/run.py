@@ -296,6 +296,59 @@ def change_price(root: Path, gpu_id: str) -> str:
     raise SystemExit(f"{gpu_id} has no price in {path}")
 
 
+def serve_edits(root: Path, logs: Path, label: str, edits: int = 5, timeout: float = 600) -> dict:
+    """What a writer waits for with ``build.py serve``: append a sentence to a page, then time until
+    the server sends the page with it (polled over HTTP every 5 ms). The median of ``edits`` edits,
+    after the server's first build."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = (logs / f"{label}.log").open("w", encoding="utf-8")
+    server = subprocess.Popen([sys.executable, str(REPO / "build.py"), "serve", "--root", str(root), "--port", str(port)],
+                              stdout=log, stderr=subprocess.PIPE, text=True)
+    ready = threading.Event()
+
+    def read_log() -> None:
+        assert server.stderr is not None
+        for line in server.stderr:
+            log.write(line)
+            log.flush()
+            if line.startswith("serving http"):
+                ready.set()
+
+    threading.Thread(target=read_log, daemon=True).start()
+    started = time.perf_counter()
+    try:
+        if not ready.wait(timeout):
+            return {"label": label, "error": f"the server was not ready after {timeout:.0f} s"}
+        first_build = time.perf_counter() - started
+        page = root / "content" / "en" / "bench" / "page-00000.md"
+        url = f"http://127.0.0.1:{port}/en/bench/page-00000/"
+        seconds = []
+        for index in range(edits):
+            marker = f"Sentence {index} written while the server runs."
+            time.sleep(0.5)  # the previous rebuild's writes settle, as between two saves
+            edit_started = time.perf_counter()
+            with page.open("a", encoding="utf-8") as out:
+                out.write(f"\n{marker}\n")
+            while marker not in urllib.request.urlopen(url, timeout=30).read().decode("utf-8"):
+                if time.perf_counter() - edit_started > timeout:
+                    return {"label": label, "error": f"edit {index} not served after {timeout:.0f} s"}
+                time.sleep(0.005)
+            seconds.append(time.perf_counter() - edit_started)
+        say(f"  {label}: first build {first_build:.1f} s; an edit is served after "
+            f"{statistics.median(seconds):.3f} s (median of {edits}: {', '.join(f'{s:.3f}' for s in seconds)})")
+        return {"label": label, "first_build_s": first_build, "edit_to_served_s": seconds,
+                "median_edit_to_served_s": statistics.median(seconds)}
+    finally:
+        server.terminate()
+        server.wait(30)
+        log.close()
+
+
 def run_size(size: int, runs: int, work: Path, logs: Path, gens: dict[str, Generator],
              include: list[str], slow_after: float) -> dict:
     say(f"== N = {size} pages per language ({2 * size} pages): writing the corpora")
@@ -328,8 +381,9 @@ def run_size(size: int, runs: int, work: Path, logs: Path, gens: dict[str, Gener
         page = root / "content" / "en" / "bench" / "page-00000.md"
         rebuilds.append(rebuild(gens["ours"], root, logs, f"ours-{size}-edit1",
                                 lambda: append_sentence(page)))
+    served = serve_edits(folders["ours"], logs, f"ours-{size}-serve") if "ours" in include and results["ours"].ok else None
     return {"size": size, "generators": {name: r.summary() for name, r in results.items()},
-            "rebuilds": rebuilds}
+            "rebuilds": rebuilds, "serve": served}
 
 
 def run_real(work: Path, logs: Path, ours: Generator, runs: int, price_gpu: str, scaled_price: bool) -> dict:
@@ -418,6 +472,18 @@ def report(results: dict) -> str:
                     continue
                 lines.append(f"| {r['change']} | {r['wall_s']:.2f} | {r['cpu_s']:.2f} | {r['peak_rss_bytes'] / 2**20:.0f} | "
                              f"{r['rewritten']} | {r['content_changed']} | {r['files']} |")
+        served = size_result.get("serve")
+        if served and "median_edit_to_served_s" in served:
+            edit_ratio = ""
+            hugo = gens.get("hugo", {}).get("median_wall_s")
+            if hugo:
+                edit_ratio = f", {served['median_edit_to_served_s'] / hugo:.4f} × Hugo's cold build"
+            lines += ["", f"`build.py serve`: a sentence appended to a page is served "
+                      f"{served['median_edit_to_served_s']:.3f} s after the save (median of "
+                      f"{len(served['edit_to_served_s'])}, polled over HTTP{edit_ratio}); the server's first "
+                      f"build took {served['first_build_s']:.1f} s."]
+        elif served:
+            lines += ["", f"`build.py serve`: {served.get('error')}"]
         lines.append("")
     lin = results.get("linearity")
     if lin:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import sys
 import http.server
 import threading
 from pathlib import Path
@@ -46,6 +47,7 @@ def built_scaled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     spec = importlib.util.spec_from_file_location("bench_corpus", ROOT / "bench" / "corpus.py")
     assert spec is not None and spec.loader is not None
     corpus = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = corpus  # its dataclasses look their module up
     spec.loader.exec_module(corpus)
     write_scaled = corpus.write_scaled
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
-from gpuguide.build import publish, rebuild
+from gpuguide.build import cards, publish, rebuild
 from gpuguide.build.links import ParsedPage, check_links, parse_page
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.search import build_search_index
@@ -23,6 +23,7 @@ from gpuguide.build.workers import Progress, render_pages
 from gpuguide.errors import Problem, Problems
 from gpuguide.figures.columns import check_columns
 from gpuguide.project import Project
+from gpuguide.render.cards import Card
 from gpuguide.render.renderer import PageRenderer
 from gpuguide.structure.data import Dataset, load_dataset
 from gpuguide.structure.language import Language
@@ -90,7 +91,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         keep: Callable[[Built], None] | None = None) -> Outcome:
     """Build the site (``publish_site``: into ``site/``, else only check it); on any error raise
     BuildFailed and leave ``site/`` as it was. ``keep`` receives what a published build leaves in
-    memory (not called when nothing changed since the last build: nothing was loaded)."""
+    memory: with it, the site is loaded even when nothing changed since the last build (the dev
+    server's first build, which later edits start from)."""
     started = time.perf_counter()
     phases = _Phases()
     with BuildLock(project.root, on_wait):
@@ -98,7 +100,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         publish.recover(project.site_dir)
         inputs = rebuild.input_states(project)  # before reading anything: an edit from now on is seen next time
         manifest_options = asdict(options) | {"parallel": None}
-        if publish_site and (last := rebuild.Manifest.unchanged(project, manifest_options, inputs)) is not None:
+        if publish_site and keep is None and (last := rebuild.Manifest.unchanged(project, manifest_options, inputs)) is not None:
             return Outcome(last.pages, 0, time.perf_counter() - started, list(last.warnings), unchanged=True)
 
         content_cache = ContentCache.load(project.cache_dir / "content.pickle", rebuild.code_version())
@@ -118,10 +120,12 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         phases.done(f"plan ({len(plan.reused)} reusable)")
 
         staging = publish.staging_dir(project.site_dir) if publish_site else None
+        card_cache = project.cache_dir / cards.FOLDER
+        renderer.card_cache = card_cache if publish_site else None
         try:
             results = {result.output: result
                        for result in render_pages(renderer, plan.render, staging, progress, options.parallel)}
-            extra = _site_wide_pages(renderer, site, results, plan.reused, staging, project.site_dir)
+            extra, root_card = _site_wide_pages(renderer, site)
             phases.done(f"render {len(plan.render)} pages")
 
             parsed = {output: result.parsed for output, result in results.items() if result.written or result.html}
@@ -141,8 +145,15 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                                _warnings(site))
 
             config = site.dataset.config
+            # Every page's sharing card, from the cache (drawn by the workers, or at an earlier build);
+            # published like the assets, but not part of the global key: a card follows its page.
+            card_files = {cards.card_output(output): cards.ensure_drawn(card, card_cache)
+                          for output, card in [*((o, r.card) for o, r in results.items() if r.written),
+                                               *((o, e.card) for o, e in plan.reused.items()),
+                                               *([("index.html", root_card)] if root_card else [])]
+                          if card is not None}
             # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
-            sitemap = cache.sitemap or sitemap_xml(site.library, config.base_url, config.default_language)
+            sitemap = cache.sitemap or sitemap_xml(site.library, config.base_url, list(config.languages))
             texts = {**extra, "sitemap.xml": sitemap, "robots.txt": robots_txt(config.base_url)}
             entries = dict(plan.reused)
             written = {output for output, result in results.items() if result.written}
@@ -151,9 +162,9 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                 entries[output] = rebuild.PageEntry(
                     plan.keys[output], result.reads, digests.fingerprint(result.reads), result.size, result.mtime_ns,
                     frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link),
-                    result.link_lines)
+                    result.link_lines, result.card)
             if rebuild.publish_mode(plan, len(written), len(pages), options.search) == "update":
-                for output in publish.update_changed(staging, project.site_dir, written, texts, assets):
+                for output in publish.update_changed(staging, project.site_dir, written, texts, {**assets, **card_files}):
                     stat = (project.site_dir / output).stat()  # same bytes: the old file stays, with its stat
                     entries[output] = entries[output]._replace(size=stat.st_size, mtime_ns=stat.st_mtime_ns)
             else:
@@ -161,7 +172,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                     build_search_index(folder, site.problems)
                     site.problems.raise_if_errors(options.strict)
 
-                publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, assets,
+                publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, {**assets, **card_files},
                                           index_search if options.search and results else None)
             phases.done("publish")
         except BaseException:
@@ -175,7 +186,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         try:
             rebuild.BuildCache(shared, entries, sitemap).save(project)
             content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
-            others = [*texts, *assets, *_search_files(project.site_dir, options.search)]
+            others = [*texts, *assets, *card_files, *_search_files(project.site_dir, options.search)]
             rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others),
                              len(pages) + len(extra), warnings).save(project)
         except OSError as exc:
@@ -188,25 +199,18 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         return Outcome(len(pages) + len(extra), len(results) + len(extra), time.perf_counter() - started, warnings)
 
 
-def _site_wide_pages(renderer: PageRenderer, site: Site, results: dict, reused: dict, staging: Path | None,
-                     site_dir: Path) -> dict[str, str]:
-    """The root language chooser, and ``/404.html`` where servers look for it: a copy of the default
-    language's "not found" page (rendered now, or kept from the last build)."""
+def _site_wide_pages(renderer: PageRenderer, site: Site) -> tuple[dict[str, str], Card | None]:
+    """The root language chooser (and its sharing card), and ``/404.html`` where servers look for
+    it: the "not found" page of every language."""
     pages: dict[str, str] = {}
+    card = None
     root = renderer.render_root()
     if root is not None:
-        pages["index.html"] = root
-    not_found = site.library.reserved("not_found", site.dataset.config.default_language)
+        pages["index.html"], card = root
+    not_found = renderer.render_not_found_everywhere()
     if not_found is not None:
-        output = not_found.output_path
-        result = results.get(output)
-        if result is not None and result.html is not None:
-            pages["404.html"] = result.html.decode("utf-8")
-        elif result is not None and result.written and staging is not None:
-            pages["404.html"] = (staging / output).read_text(encoding="utf-8")
-        elif output in reused:
-            pages["404.html"] = (site_dir / output).read_text(encoding="utf-8")
-    return pages
+        pages["404.html"] = not_found
+    return pages, card
 
 
 def _search_files(site_dir: Path, search: bool) -> list[str]:

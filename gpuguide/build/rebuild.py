@@ -37,17 +37,18 @@ from gpuguide.structure.sources import FileState, file_state, walk_files
 
 if TYPE_CHECKING:  # the no-change check runs before the heavy modules are imported
     from gpuguide.errors import Problem
+    from gpuguide.render.cards import Card
     from gpuguide.render.reads import Read
     from gpuguide.structure.data import Dataset
     from gpuguide.structure.library import Library
     from gpuguide.structure.pages import Page
 
 #: Bump to invalidate every cache (a change in how entries are computed).
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 
 #: The libraries whose versions shape the output: a new version rebuilds everything.
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "babel", "pydantic", "pyyaml",
-             "python-slugify", "num2words", "lxml", "pagefind")
+             "python-slugify", "num2words", "lxml", "pagefind", "pillow")
 
 
 def digest(*parts: Any) -> str:
@@ -248,6 +249,7 @@ class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a
     ids: frozenset[str]
     fragment_links: tuple[str, ...]  # links with a #fragment: re-checked every build
     link_lines: dict[str, int]
+    card: Card | None = None  # its sharing card (drawn again only if the cache lost it)
 
 
 @dataclass

@@ -50,11 +50,8 @@ class DevSession:
             outcome = self._edit(changed)
             if outcome is not None:
                 return outcome
-        previous, self.built = self.built, None  # a failed build must not leave a stale state behind
-        outcome = run(self.project, replace(self.options, search=search), on_wait=self.on_wait, keep=self._keep)
-        if outcome.unchanged:  # nothing was loaded: what the session holds is still the site
-            self.built = previous
-        return outcome
+        self.built = None  # a failed build must not leave a stale state behind
+        return run(self.project, replace(self.options, search=search), on_wait=self.on_wait, keep=self._keep)
 
     def _keep(self, built: Built) -> None:
         self.built = built

@@ -10,18 +10,27 @@ from typing import Any
 
 from lxml import etree as ET
 
+from gpuguide.structure.layouts import LAYOUTS
 from gpuguide.structure.library import Library
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 
 
-def sitemap_xml(library: Library, base_url: str, default_language: str) -> str:
-    """One ``<url>`` per published, indexable page, with ``hreflang`` alternates and ``x-default``."""
+def sitemap_xml(library: Library, base_url: str, languages: list[str]) -> str:
+    """One ``<url>`` per published, indexable page, with ``hreflang`` alternates and ``x-default``
+    (the root page, where a reader chooses a language); the root page first, its alternates the
+    home page of each language."""
     namespaces: dict[Any, str] = {None: SITEMAP_NS, "xhtml": XHTML_NS}  # None: the default namespace
     root = ET.Element(f"{{{SITEMAP_NS}}}urlset", nsmap=namespaces)
     base = base_url.rstrip("/")
-    pages = sorted((p for p in library.published if p.meta.layout != "not_found"), key=lambda p: p.url)
+    entry = ET.SubElement(root, f"{{{SITEMAP_NS}}}url")
+    ET.SubElement(entry, f"{{{SITEMAP_NS}}}loc").text = base + "/"
+    homes = {lang: home for lang in languages if (home := library.reserved("home", lang)) is not None}
+    for lang, home in homes.items():
+        ET.SubElement(entry, f"{{{XHTML_NS}}}link", rel="alternate", hreflang=lang, href=base + home.url)
+    ET.SubElement(entry, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default", href=base + "/")
+    pages = sorted((p for p in library.published if LAYOUTS[p.meta.layout].sitemap), key=lambda p: p.url)
     for page in pages:
         entry = ET.SubElement(root, f"{{{SITEMAP_NS}}}url")
         ET.SubElement(entry, f"{{{SITEMAP_NS}}}loc").text = base + page.url
@@ -31,9 +40,7 @@ def sitemap_xml(library: Library, base_url: str, default_language: str) -> str:
             continue
         for lang, other in translations.items():
             ET.SubElement(entry, f"{{{XHTML_NS}}}link", rel="alternate", hreflang=lang, href=base + other.url)
-        if default_language in translations:
-            ET.SubElement(entry, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default",
-                          href=base + translations[default_language].url)
+        ET.SubElement(entry, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default", href=base + "/")
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

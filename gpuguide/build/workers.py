@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from gpuguide.build.cards import ensure_drawn
 from gpuguide.build.links import ParsedPage, parse_page
 from gpuguide.errors import Problem
 from gpuguide.processes import die_with_parent
+from gpuguide.render.cards import Card
 from gpuguide.render.reads import Read
 from gpuguide.render.renderer import PageRenderer
 from gpuguide.structure.pages import Page
@@ -39,6 +41,7 @@ class RenderedPage:
     size: int = 0
     mtime_ns: int = 0
     html: bytes | None = None  # kept only when not written (``build.py check``)
+    card: Card | None = None  # its sharing card, drawn into the build cache
 
 
 def write_file(target: str, data: bytes) -> os.stat_result:
@@ -74,8 +77,10 @@ def render_one(renderer: PageRenderer, page: Page, staging: Path | None) -> Rend
     if staging is None:
         return RenderedPage(path, False, problems, reads, parse_page(data), output.link_lines, html=data)
     stat = write_file(os.path.join(staging, path), data)
+    if output.card is not None and renderer.card_cache is not None:
+        ensure_drawn(output.card, renderer.card_cache)
     return RenderedPage(path, True, problems, reads, parse_page(data), output.link_lines, stat.st_size,
-                        stat.st_mtime_ns)
+                        stat.st_mtime_ns, card=output.card)
 
 
 # Set before forking the pool; workers inherit them.

@@ -216,16 +216,16 @@ def fine_tuning_table(llm: LlmModel, dataset: Dataset, language: Language) -> Bl
             config = min(reference, key=lambda c: (c.gpu_count, c.gpu_id), default=None)
         per_param = sizing.TRAINING_BYTES_PER_PARAM[method]
         rows.append((
-            BlockCell(ui(f"method_{method}_name"), (("method", method),)),
-            BlockCell(ui("unit_bytes_per_param", value=formatting.decimal(per_param, locale), count=per_param)),
+            # Bytes per parameter under the method's name: the phone keeps two figure columns in view.
+            BlockCell(ui(f"method_{method}_name"), (("method", method),),
+                      detail=ui("unit_bytes_per_param", value=formatting.decimal(per_param, locale), count=per_param)),
             BlockCell(memory_up(need, language), (("bytes", str(math.ceil(need))),)),
             BlockCell(configuration_text(config, context),
                       (("gpu", config.gpu_id), ("count", str(config.gpu_count)), ("model", llm.id), ("method", method)),
                       page=("gpu", config.gpu_id)) if config is not None else BlockCell(ui("no_configuration")),
         ))
-    headers = (ui("column_method"), ui("column_bytes_per_param"), ui("column_memory_needed_training"),
-               ui("column_recommended"))
-    return BlockTable(ui("model_fine_tuning_caption", model=llm.name), headers, tuple(rows), (False, True, True, False))
+    headers = (ui("column_method"), ui("column_memory_needed_training"), ui("column_recommended"))
+    return BlockTable(ui("model_fine_tuning_caption", model=llm.name), headers, tuple(rows), (False, True, False))
 
 
 def facts(llm: LlmModel, language: Language) -> list[tuple[str, str]]:

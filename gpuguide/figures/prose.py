@@ -54,6 +54,7 @@ class BlockCell:
     data: tuple[tuple[str, str], ...] = ()
     href: str | None = None  # the cell is a link (an external source)
     page: tuple[str, str] | None = None  # the cell links to a page of the site: (layout, id), e.g. ("gpu", "h100-sxm")
+    detail: str | None = None  # a second, smaller line (as a GPU's architecture under its name): no column of its own
 
 
 @dataclass(frozen=True)

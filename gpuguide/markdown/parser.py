@@ -4,8 +4,9 @@
 - ``::: faq`` … ``:::`` holds the FAQ: each heading inside is a question, what follows it the answer.
   The FAQ is returned as data, so the template renders it as an accordion and as JSON-LD.
 - ``{{ name key=value }}`` shortcodes print figures computed by the sizing library (``shortcodes``).
-- Headings get stable ASCII ids (``headings``); tables are wrapped in a focusable scroll region;
-  links are resolved and located (``links``); the language's typography applies to the text.
+- Headings get stable ASCII ids and link to themselves (``headings``); tables get a caption, row
+  headers and a labelled scroll region (``tables``); links are resolved and located (``links``);
+  the language's typography applies to the text.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -21,44 +21,12 @@ from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.container import container_plugin
 
 from gpuguide.errors import Problems
-from gpuguide.markdown.headings import heading_id
+from gpuguide.markdown.headings import heading_id, heading_links_plugin
 from gpuguide.markdown.links import links_plugin
 from gpuguide.markdown.plain import plain_plugin, plain_text, render_plain_table
 from gpuguide.markdown.shortcodes import shortcodes_plugin
+from gpuguide.markdown.tables import tables_plugin
 from gpuguide.markdown.typography import typography_plugin
-
-
-def _table_region(tokens: list[Token], idx: int, env: dict) -> str:
-    """The opening tag of the scroll region around the table at ``tokens[idx]``."""
-    # Each scroll region needs its own name: "Scrollable table: <the heading above it>" (numbered
-    # when one heading has several tables), so screen-reader users can tell them apart.
-    heading = next((tokens[j + 1].content for j in range(idx - 1, -1, -1)
-                    if tokens[j].type == "heading_open"), "")
-    heading = env.get("typography", str)(heading)  # the label reads as the heading does
-    label_for = env.get("table_label_for")
-    label = label_for(heading) if (heading and label_for) else env.get("table_label", "")
-    seen = env.setdefault("table_labels", {})
-    seen[label] = seen.get(label, 0) + 1
-    if seen[label] > 1:
-        label = f"{label} ({seen[label]})"
-    env["table_count"] = env.get("table_count", 0) + 1
-    return f'<div class="table-scroll" role="region" tabindex="0" aria-label="{_attr(label)}">\n'
-
-
-def _wrap_table_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
-    return _table_region(tokens, idx, env) + self.renderToken(tokens, idx, options, env)
-
-
-def _render_plain_table(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
-    return _table_region(tokens, idx, env) + render_plain_table(tokens, idx) + "</div>\n"
-
-
-def _wrap_table_close(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
-    return self.renderToken(tokens, idx, options, env) + "</div>\n"
-
-
-def _attr(text: str) -> str:
-    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
 @lru_cache(maxsize=2)
@@ -66,14 +34,14 @@ def markdown_parser(fast: bool = True) -> MarkdownIt:
     """The site's parser; ``fast=False`` leaves out the fast paths for plain text (``plain``), for tests."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
     if fast:
-        md.use(plain_plugin, _render_plain_table)
+        md.use(plain_plugin, render_plain_table)
     md.use(container_plugin, "faq")
     md.use(shortcodes_plugin)
     md.use(anchors_plugin, min_level=2, max_level=4, slug_func=heading_id)
-    md.add_render_rule("table_open", _wrap_table_open)
-    md.add_render_rule("table_close", _wrap_table_close)
     md.use(links_plugin)
     md.use(typography_plugin)  # after the anchors: ids come from the text as written
+    md.use(tables_plugin)  # after the typography: captions taken from headings read as they do
+    md.use(heading_links_plugin)
     return md
 
 
@@ -89,6 +57,7 @@ class RenderedBody:
     intro_html: str
     main_html: str
     faq: list[FaqItem] = field(default_factory=list)
+    sections: list[tuple[str, str]] = field(default_factory=list)  # (id, text) of each h2, for "On this page"
 
 
 def _plain_text(tokens: list[Token]) -> str:
@@ -136,7 +105,9 @@ def render_body(body: str, source: Path, body_line: int, problems: Problems, env
             intro.append(token)
     faq = _faq_items(faq_tokens, source, faq_line, body_line, problems, env)
     render = md.renderer.render
-    return RenderedBody(render(intro, md.options, env), render(main, md.options, env), faq)
+    sections = [(str(token.attrGet("id")), _plain_text([main[index + 1]])) for index, token in enumerate(main)
+                if token.type == "heading_open" and token.tag == "h2" and token.attrGet("id") is not None]
+    return RenderedBody(render(intro, md.options, env), render(main, md.options, env), faq, sections)
 
 
 def render_inline(text: str, source: Path, line: int, problems: Problems, env: dict) -> str:

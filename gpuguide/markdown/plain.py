@@ -139,20 +139,24 @@ def plain_table(state: StateBlock, start_line: int, end_line: int, silent: bool)
     return True
 
 
-def render_plain_table(tokens: list[Token], idx: int) -> str:
-    """The table's HTML, as markdown-it's renderer writes the tokens of its ``table`` rule."""
+def render_plain_table(tokens: list[Token], idx: int, caption: str = "") -> str:
+    """The table's HTML, as markdown-it's renderer writes the tokens of its ``table`` rule, with
+    ``caption`` (HTML) after the opening tag, the first cell of each body row a row header and the
+    others labelled with their column's header (as ``tables`` makes them of markdown-it's tokens)."""
     meta = tokens[idx].meta
     aligns = [f' style="text-align:{align}"' if align else "" for align in meta["aligns"]]
     # Escape every cell in one call: markdown-it's normalize rule has replaced any NUL in the source.
     cells = iter(escapeHtml("\0".join(plain_text(tokens[idx]))).split("\0"))
-    parts = ["\n" if idx and tokens[idx - 1].hidden else "", "<table>\n<thead>\n<tr>\n"]
+    labels = [f' data-label="{escapeHtml(header)}"' for header in meta["header"]]
+    parts = ["\n" if idx and tokens[idx - 1].hidden else "", "<table>\n", caption, "<thead>\n<tr>\n"]
     parts.extend(f"<th{align}>{next(cells)}</th>\n" for align in aligns)
     parts.append("</tr>\n</thead>\n")
     if meta["rows"]:
         parts.append("<tbody>\n")
         for _ in meta["rows"]:
             parts.append("<tr>\n")
-            parts.extend(f"<td{align}>{next(cells)}</td>\n" for align in aligns)
+            parts.extend(f'<th{align} scope="row">{next(cells)}</th>\n' if column == 0
+                         else f'<td{align}{labels[column]}>{next(cells)}</td>\n' for column, align in enumerate(aligns))
             parts.append("</tr>\n")
         parts.append("</tbody>\n")
     parts.append("</table>\n")

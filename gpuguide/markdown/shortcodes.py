@@ -20,6 +20,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 
 from gpuguide.errors import Problems, did_you_mean
+from gpuguide.markdown.tables import PROSE_REGION, region_open
 from gpuguide.figures.prose import BLOCK_SHORTCODES, SHORTCODES, BlockCell, BlockTable, ShortcodeContext, ShortcodeError
 
 _ARGUMENT = re.compile(r'\s*([a-z_][a-z0-9_]*)=("([^"]*)"|[^\s"]+)')
@@ -141,14 +142,18 @@ def _render_shortcode(self: Any, tokens: list, idx: int, options: Any, env: dict
     return f'<span class="figure" data-shortcode="{escapeHtml(call)}">{escapeHtml(token.content)}</span>'
 
 
-def _cell(tag: str, cell: BlockCell, numeric: bool, env: dict, scope: str = "") -> str:
+def _cell(tag: str, cell: BlockCell, numeric: bool, env: dict, scope: str = "", label: str | None = None) -> str:
     attributes = "".join(f' data-{name}="{escapeHtml(value)}"' for name, value in cell.data)
+    if label is not None:  # the column's header, shown beside the cell when a phone shows rows as cards
+        attributes += f' data-label="{escapeHtml(label)}"'
     css = ' class="number"' if numeric else ""
     text = escapeHtml(cell.text)
     if cell.href is not None:
         text = f'<a href="{escapeHtml(cell.href)}" rel="noopener">{text}</a>'
     elif cell.page is not None and (href := env.get("page_url", _no_page)(*cell.page)) is not None:
         text = f'<a href="{escapeHtml(href)}">{text}</a>'
+    if cell.detail is not None:
+        text = f'<span class="cell-main">{text}</span><span class="cell-detail">{escapeHtml(cell.detail)}</span>'
     return f"<{tag}{scope}{css}{attributes}>{text}</{tag}>"
 
 
@@ -164,10 +169,13 @@ def _render_shortcode_table(self: Any, tokens: list, idx: int, options: Any, env
     head = "".join(_cell("th", BlockCell(header), numeric[i], env, ' scope="col"') for i, header in enumerate(table.headers))
     body = "".join(
         "<tr>" + _cell("th", row[0], numeric[0], env, ' scope="row"')
-        + "".join(_cell("td", cell, numeric[i], env) for i, cell in enumerate(row[1:], 1)) + "</tr>\n"
+        + "".join(_cell("td", cell, numeric[i], env, label=table.headers[i]) for i, cell in enumerate(row[1:], 1))
+        + "</tr>\n"
         for row in table.rows)
-    return (f'<div class="table-scroll" role="region" tabindex="0" aria-labelledby="{caption_id}">\n'
-            f'<table>\n<caption id="{caption_id}">{escapeHtml(table.caption)}</caption>\n'
+    # A table whose data columns are mostly not figures reads as sentences: shown as cards on a phone.
+    figures = 2 * sum(numeric[1:]) > len(numeric) - 1
+    return (region_open(env, caption_id, "table-scroll" if figures else PROSE_REGION)
+            + f'<table>\n<caption id="{caption_id}">{escapeHtml(table.caption)}</caption>\n'
             f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n</div>\n")
 
 

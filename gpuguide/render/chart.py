@@ -1,5 +1,6 @@
-"""The bar chart of a use-case page: one numeric column of its table, longest bar first, drawn at
-build time as SVG (``partials/chart.svg.html``), each bar labelled with the GPU's price."""
+"""The bar chart of a use-case page: one numeric column of its table, longest bar first, each bar
+labelled with the GPU's figure and price (``partials/chart.svg.html``: the labels are text, the
+bars SVG drawn at build time)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ class Chart:
     bars: tuple[Bar, ...]
     height: int
     bar_width: int = CHART_BAR_WIDTH
+    missing: str = ""  # the GPUs whose figure is not published, in a sentence
 
 
 def bar_chart(table: Table, column_id: str, dataset: Dataset, language: Language) -> Chart:
@@ -55,7 +57,8 @@ def bar_chart(table: Table, column_id: str, dataset: Dataset, language: Language
                      index * CHART_ROW_HEIGHT)
                  for index, (label, value, text, price_text) in enumerate(found))
     description = "; ".join(ui("chart_bar", gpu=bar.label, figure=bar.text, price=bar.price) for bar in bars)
+    missing_text = ui("chart_missing", gpus=", ".join(missing)) if missing else ""
     if missing:
-        description += ". " + ui("chart_missing", gpus=", ".join(missing))
+        description += ". " + missing_text
     return Chart(ui("chart_title", figure=table.headers[column]), description, bars,
-                 max(len(bars), 1) * CHART_ROW_HEIGHT)
+                 max(len(bars), 1) * CHART_ROW_HEIGHT, missing=missing_text)

@@ -42,6 +42,15 @@ from gpuguide.structure.pages import (
 
 Context = dict[str, Any]
 
+#: The catalogue's columns: what a buyer compares first (the price, the memory), then the rest of
+#: the specifications in their usual order.
+CATALOGUE_TABLE_COLUMNS = ("price", "memory", *(c for c in CATALOGUE_COLUMNS if c not in ("price", "memory")))
+
+
+def numeric_columns(table: Table) -> list[bool]:
+    """For each column of ``table``: whether it holds figures (right-aligned, header included)."""
+    return [any(row.cells[index].number is not None for row in table.rows) for index in range(len(table.headers))]
+
 
 @dataclass(frozen=True)
 class PageInput:
@@ -95,9 +104,13 @@ def _use_case(given: PageInput) -> Context:
     # Price-performance in a table of its own: the main table stays as the editor chose it.
     value_table = (build_table(meta.table.gpus, ["price", *meta.price_performance], given.dataset, given.language)
                    if meta.price_performance else None)
+    chart = bar_chart(table, meta.chart, given.dataset, given.language) if meta.chart else None
+    best = chart.bars[0] if chart and chart.bars else None
     return {
         "table": table,
-        "chart": bar_chart(table, meta.chart, given.dataset, given.language) if meta.chart else None,
+        "chart": chart,
+        "card_lines": (ui("card_best", figure=table.headers[table.column_ids.index(meta.chart)], value=best.text,
+                          gpu=best.label),) if best and meta.chart else (),
         "table_caption": ui("suitable_gpus", use_case=short_name),
         "table_note_html": Markup(given.inline_markdown(meta.table_note, ("table_note",)) if meta.table_note else ""),
         "prices_as_of": given.prices_as_of,
@@ -157,9 +170,10 @@ def _catalogue(given: PageInput) -> Context:
     for segment in SEGMENTS:
         ids = [gpu_id for gpu_id, gpu in given.dataset.gpus.items() if gpu.segment == segment]
         if ids:
-            table = build_table(ids, list(CATALOGUE_COLUMNS), given.dataset, given.language)
+            table = build_table(ids, list(CATALOGUE_TABLE_COLUMNS), given.dataset, given.language)
             groups.append((segment, given.language.ui(f"segment_{segment.replace('-', '_')}"), table))
-    return {"groups": groups, "prices_as_of": given.prices_as_of, "picker": _picker(given)}
+    return {"groups": groups, "prices_as_of": given.prices_as_of, "picker": _picker(given),
+            "card_lines": (given.language.ui("card_gpus", count=len(given.dataset.gpus)),)}
 
 
 def _use_case_figures(gpu_ids: list[str], given: PageInput) -> list[dict[str, Any]]:
@@ -182,7 +196,10 @@ def _gpu(given: PageInput) -> Context:
     assert isinstance(subject, GpuSubject)
     gpu, view = subject.gpu, given.view
     specs = build_table([gpu.id], ["segment", *CATALOGUE_COLUMNS], given.dataset, given.language)
+    cells = dict(zip(specs.column_ids, zip(specs.headers, specs.rows[0].cells)))
     return {
+        "card_lines": tuple(given.language.ui("card_figure", label=cells[column][0], figure=cells[column][1].text)
+                            for column in ("memory", "bf16", "price")),
         "gpu": gpu,
         "models_table": model_figures.models_on_gpu_table(given.dataset.gpus[gpu.id], given.dataset, given.language),
         "diffusion_models": [Link(model.name, view.page_url("model", model.id))
@@ -204,7 +221,11 @@ def _comparison(given: PageInput) -> Context:
     a, b = subject.first, subject.second
     specs = gpu_rows([a.id, b.id], ["segment", *CATALOGUE_COLUMNS], given)
     figures = _use_case_figures([a.id, b.id], given)
+    lines = tuple(given.language.ui("card_gpu_line", gpu=row.gpu.short_name,
+                                    memory=row.cells[specs.column_ids.index("memory")].text,
+                                    price=row.cells[specs.column_ids.index("price")].text) for row in specs.rows)
     return {
+        "card_lines": lines,
         "a": a, "b": b,
         "summaries": _summaries([a.id, b.id], given),
         "picker": _picker(given),
@@ -242,7 +263,8 @@ def _comparisons(given: PageInput) -> Context:
         if links:
             groups.append((gpus[gpu_id], links))
     pair_count = sum(len(links) for _, links in groups) // 2
-    return {"groups": groups, "pair_count": pair_count, "picker": _picker(given)}
+    return {"groups": groups, "pair_count": pair_count, "picker": _picker(given),
+            "card_lines": (given.language.ui("card_comparisons", count=pair_count),)}
 
 
 def _model(given: PageInput) -> Context:

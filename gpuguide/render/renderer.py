@@ -8,6 +8,7 @@ strings through ``ui("key")``; numbers come formatted from ``figures``.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import traceback
@@ -21,14 +22,16 @@ from markupsafe import Markup
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.markdown.parser import FaqItem, render_body, render_inline
 from gpuguide.figures.prose import ShortcodeContext
+from gpuguide.render.cards import CARD_FILE, Card, shorten
 from gpuguide.render.environment import Link, json_ld, make_environment, relative_url
-from gpuguide.render.layouts import CONTEXTS, PageInput
+from gpuguide.render.layouts import CONTEXTS, PageInput, numeric_columns
 from gpuguide.render.reads import Read, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
 from gpuguide.structure.data import Dataset
 from gpuguide.structure.language import Language, MissingUiString, UnknownPlaceholder
 from gpuguide.structure.library import Library
-from gpuguide.structure.pages import Page
+from gpuguide.structure.layouts import LAYOUTS
+from gpuguide.structure.pages import Page, head_title
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class PageOutput:
     html: str | None
     reads: frozenset[Read]
     link_lines: dict[str, int]
+    card: Card | None = None  # what its sharing card shows (``og:image``)
 
 
 class PageRenderer:
@@ -51,6 +55,7 @@ class PageRenderer:
         self.templates_dir = templates_dir
         self.problems = problems
         self.env = make_environment(templates_dir)
+        self.card_cache: Path | None = None  # where sharing cards are drawn (None: not drawn, as in `check`)
         self.views = {code: SiteView(language, languages, library, dataset) for code, language in languages.items()}
         self._pages_by_source = {os.path.normpath(page.source): page
                                  for page in library.published if page.subject is None}
@@ -59,8 +64,10 @@ class PageRenderer:
         """The page's HTML, or None after reporting a problem in its content or in a template."""
         reads, link_lines = Reads(), dict[str, int]()
         html: str | None = None
+        card: Card | None = None
         try:
             context = self._context(page, reads, link_lines)
+            card = context["card"]
             html = self.env.get_template(f"{page.meta.layout}.html").render(context)
         except MissingUiString as exc:
             self.problems.error(self._ui_file(exc.lang), 1, 1, f"missing UI string `{exc.key}`",
@@ -76,7 +83,7 @@ class PageRenderer:
             path, line = self._template_position()
             self.problems.error(path, line, 1, f"template error: {exc}", f"while rendering {page.source.as_posix()}")
         view = self.views[page.lang]
-        return PageOutput(html, frozenset(reads.keys | view.reads.keys), link_lines)
+        return PageOutput(html, frozenset(reads.keys | view.reads.keys), link_lines, card if html is not None else None)
 
     def compile_templates(self, layouts: set[str]) -> None:
         """Compile every layout's template and the templates it includes, before any page renders:
@@ -145,8 +152,8 @@ class PageRenderer:
         md_env: dict[str, Any] = {
             "shortcodes": ShortcodeContext(dataset, language),
             "typography": language.typography,
-            "table_label": ui("table_region_label"),
-            "table_label_for": lambda heading: ui("table_region_label_for", heading=heading),
+            "scroll_hint": ui("scroll_hint"),
+            "page_title": view.typeset(page, "title"),
             "resolve_source_link": lambda md_path: self.source_link(page, md_path),
             # A table cell that links to a generated page (a GPU's, a model's): relative to this page.
             "page_url": lambda layout, subject_id: (relative_url(page.url, target)
@@ -163,15 +170,25 @@ class PageRenderer:
             # The 404 page is served at any address, so its links cannot be relative.
             return target if page.meta.layout == "not_found" else relative_url(page.url, target)
 
+        def ui_forms(key: str) -> str:
+            """A UI string's plural forms, typeset, as JSON: a script picks one with Intl.PluralRules."""
+            text = language.strings[key]
+            forms = {"other": text} if isinstance(text, str) else dict(text)
+            return json.dumps({category: language.typography(form) for category, form in forms.items()},
+                              ensure_ascii=False)
+
         switcher = view.switcher(page)
         breadcrumbs = view.breadcrumbs(page)
         context: dict[str, Any] = {
             "page": page,
             "meta": page.meta,
             "title": view.typeset(page, "title"),
+            "head_title": head_title(view.typeset(page, "title"), self.dataset.config.site_name),
+            "indexable": LAYOUTS[page.meta.layout].sitemap,
             "description": view.typeset(page, "description"),
             "lang": page.lang,
             "ui": ui,
+            "ui_forms": ui_forms,
             "url": url,
             "site_name": self.dataset.config.site_name,
             "stylesheet": url("/assets/style.css"),
@@ -191,31 +208,73 @@ class PageRenderer:
             "guides_url": view.url_of("guides"),
             "search_url": view.url_of("search"),
             "methodology": view.methodology,
+            "calls_to_action": view.calls_to_action,
             "gpu_url": view.gpu_url,
             "page_url": view.page_url,
+            "numeric_columns": numeric_columns,
             "intro_html": Markup(body.intro_html),
             "main_html": Markup(body.main_html),
             "faq": [(item.question, Markup(item.answer_html)) for item in body.faq],
             "faq_json_ld": json_ld(_faq_schema(body.faq)) if body.faq else None,
+            # "On this page": the sections of the Markdown body, and the FAQ (a layout adds its own).
+            "toc": [*body.sections, *([("faq", ui("toc_faq"))] if body.faq else [])],
         }
         context.update(CONTEXTS[page.meta.layout](PageInput(page, view, dataset, language, inline_markdown, reads)))
+        # The sharing card: the title and the layout's key figures, or the description.
+        context["card"] = Card(self.dataset.config.site_name, context["title"],
+                               tuple(context.get("card_lines") or (shorten(context["description"]),)))
+        context["card_url"] = view.absolute(page.url) + CARD_FILE
+        if page.meta.layout == "use_case":  # the table above the body, the links below it
+            context["toc"] = [("suitable-gpus", context["table_caption"]), *body.sections,
+                              ("compare-gpus", context["compare_heading"]), *context["toc"][len(body.sections):],
+                              ("other-use-cases", ui("other_use_cases"))]
         return context
 
-    def render_root(self) -> str | None:
-        """The site's root page: one link per language, each to that language's home page."""
+    def render_root(self) -> tuple[str, Card] | None:
+        """The site's root page: one link per language, each to that language's home page; the
+        page search engines send readers whose language the site does not have (x-default)."""
         languages = []
+        homes = []
         for code, view in self.views.items():
             home = view.url_of("home")
-            if home is not None:
+            page = self.library.reserved("home", code)
+            if home is not None and page is not None:
                 languages.append(Link(view.language.name, relative_url("/", home), code,
                                       view.language.ui("choose_language")))
+                homes.append((code, view, page))
+        config = self.dataset.config
+        default = next((item for item in homes if item[0] == config.default_language), homes[0] if homes else None)
+        title = head_title(" · ".join(view.typeset(page, "title") for _, view, page in homes), config.site_name)
+        description = default[1].typeset(default[2], "description") if default else ""
+        base = config.base_url.rstrip("/")
+        card = Card(config.site_name, " · ".join(view.typeset(page, "title") for _, view, page in homes),
+                    (shorten(description),))
         try:
-            return self.env.get_template("root.html").render(
-                site_name=self.dataset.config.site_name, languages=languages,
-                default_language=self.dataset.config.default_language)
+            html = self.env.get_template("root.html").render(
+                site_name=config.site_name, languages=languages, default_language=config.default_language,
+                title=title, description=description, canonical=base + "/", card=card,
+                card_url=base + "/" + CARD_FILE,
+                hreflang=[*((code, base + page.url) for code, _, page in homes), ("x-default", base + "/")])
         except jinja2.TemplateError as exc:
             path, line = self._template_position()
             self.problems.error(path, line, 1, f"template error: {exc}", "while rendering the root page")
+            return None
+        return html, card
+
+    def render_not_found_everywhere(self) -> str | None:
+        """``/404.html``, which servers show at any missing address: every language's "not found" page."""
+        sections = []
+        for code in self.views:
+            page = self.library.reserved("not_found", code)
+            if page is not None:
+                sections.append(self._context(page, Reads(), {}))
+        try:
+            return self.env.get_template("not_found_all.html").render(
+                sections=sections, site_name=self.dataset.config.site_name,
+                default_language=self.dataset.config.default_language)
+        except jinja2.TemplateError as exc:
+            path, line = self._template_position()
+            self.problems.error(path, line, 1, f"template error: {exc}", "while rendering /404.html")
             return None
 
 

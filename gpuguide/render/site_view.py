@@ -55,6 +55,9 @@ class SiteView:
         self.language_names = {code: tracked_language(other, self.reads).name for code, other in self.languages.items()}
         self.gpu_order = {gpu_id: index for index, gpu_id in enumerate(dataset.gpus)}
         self.base_url = dataset.config.base_url.rstrip("/")
+        settings = dataset.config.languages[lang]
+        # Where the calls to action lead in this language (data/site.yaml); a missing one is not shown.
+        self.calls_to_action = {"sign_up": settings.sign_up_url, "providers": settings.providers_url}
         # Not through the tracked view: pages that show the form note what it reads (``GPU_NAMES``).
         self.picker = self._picker({gpu_id: gpu.model for gpu_id, gpu in self.dataset.gpus.items()})
 
@@ -107,7 +110,8 @@ class SiteView:
                      code) for code in self.languages]
 
     def hreflang(self, page: Page) -> list[tuple[str, str]]:
-        """Alternates for search engines: only real translations, and x-default (the default language)."""
+        """Alternates for search engines: only real translations, and x-default: the root page, where
+        a reader whose language the site does not have chooses one."""
         if not LAYOUTS[page.meta.layout].sitemap:
             return []
         translations = {code: found for code in self.languages
@@ -115,9 +119,7 @@ class SiteView:
         if len(translations) < 2:
             return []
         alternates = [(code, self.absolute(found.url)) for code, found in translations.items()]
-        default = self.dataset.config.default_language
-        if default in translations:
-            alternates.append(("x-default", self.absolute(translations[default].url)))
+        alternates.append(("x-default", self.absolute("/")))
         return alternates
 
     def breadcrumbs(self, page: Page) -> list[Link]:

@@ -81,6 +81,8 @@ class Gpu(Strict):
     """who makes it"""
     model: str
     """its name as pages print it (`H100 SXM`)"""
+    short_model: str | None = None
+    """a shorter name for titles and narrow columns, where `model` is long (`RTX PRO 6000 Blackwell`); left out: `model`"""
     architecture: str
     """its architecture, printed under its name (`Hopper`)"""
     segment: Literal["data-centre", "workstation", "consumer"]
@@ -124,6 +126,11 @@ class Gpu(Strict):
     @property
     def name(self) -> str:
         return self.model
+
+    @property
+    def short_name(self) -> str:
+        """The name titles and narrow columns use."""
+        return self.short_model or self.model
 
     @model_validator(mode="after")
     def _fp64_once(self) -> "Gpu":
@@ -349,6 +356,10 @@ class LanguageConfig(Strict):
     """the CLDR locale (`fr_FR`, `en_US`) that writes numbers, prices, units and picks plural forms"""
     typography: Literal["plain", "french"] = "plain"
     """punctuation spacing: `french` puts no-break spaces before `: ; ! ?` and inside « »"""
+    sign_up_url: SourceUrl | None = None
+    """where the "create your account" call to action leads, in this language, https://; left out: that call to action is not shown"""
+    providers_url: SourceUrl | None = None
+    """where the call to action for GPU server owners (the provider programme) leads, in this language, https://; left out: not shown"""
 
 
 class SiteConfig(Strict):

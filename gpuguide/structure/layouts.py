@@ -23,7 +23,7 @@ class LayoutRule:
     required: bool  # exactly one published page (or pattern) per language
     generates: Literal["gpu", "pair", "model"] | None = None  # one Markdown file makes a page per GPU, pair, model
     parents: tuple[Layout, ...] = ("home",)  # the breadcrumb trail above it, by layout
-    sitemap: bool = True  # listed in sitemap.xml
+    sitemap: bool = True  # listed in sitemap.xml and indexed by search engines (else `noindex`)
 
 
 LAYOUTS: dict[str, LayoutRule] = {rule.name: rule for rule in (
@@ -38,7 +38,7 @@ LAYOUTS: dict[str, LayoutRule] = {rule.name: rule for rule in (
     LayoutRule("guides", True),
     LayoutRule("guide", False, parents=("home", "guides")),
     LayoutRule("methodology", True),
-    LayoutRule("search", True),
+    LayoutRule("search", True, sitemap=False),
     LayoutRule("not_found", True, parents=(), sitemap=False),
 )}
 

@@ -30,6 +30,23 @@ Slug = Annotated[str, Field(pattern=pattern_hint(r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-
 #: Hex digits of the hash ``translations --stamp`` writes; a shorter prefix (at least 8) is accepted.
 HASH_LENGTH = 12
 
+#: Beyond these lengths search engines cut a page's title and description (the build warns).
+TITLE_LIMIT = 60
+DESCRIPTION_LIMIT = 160
+
+
+def head_title(title: str, site_name: str) -> str:
+    """The ``<title>`` of a page: its title and the site's name, or its title alone where both
+    would not fit in TITLE_LIMIT characters.
+
+    >>> head_title("Guides", "EverXCloud")
+    'Guides | EverXCloud'
+    >>> head_title("How to choose GPUs for deep learning and large models", "EverXCloud")
+    'How to choose GPUs for deep learning and large models'
+    """
+    both = f"{title} | {site_name}"
+    return both if len(both) <= TITLE_LIMIT else title
+
 
 def body_hash(body: str) -> str:
     """The hash a translation records of its source: line endings and surrounding blank space do not count.
@@ -213,7 +230,8 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
     """The pages a generator layout makes: one per GPU (``gpu``), per pair of GPUs (``comparison``),
     per model (``model``: language models, then image and video models).
 
-    Their title is the pattern page's title with ``{model}`` (or ``{a}`` and ``{b}``) filled in;
+    Their title is the pattern page's title with ``{model}`` (or ``{a}`` and ``{b}``) filled in with
+    the GPUs' short names (titles must stay short: search engines cut them beyond 60 characters);
     their translation key is the pattern's key plus the GPU id(s), so translations still pair up.
     """
     generated: list[Page] = []
@@ -222,7 +240,7 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
         records: list[tuple[Subject, dict[str, str]]]
         generates = LAYOUTS[meta.layout].generates
         if generates == "gpu":
-            records = [(GpuSubject(gpu), {"model": gpu.model}) for gpu in dataset.gpus.values()]
+            records = [(GpuSubject(gpu), {"model": gpu.short_name}) for gpu in dataset.gpus.values()]
             placeholders = "{model}"
         elif generates == "model":
             models: list[LlmModel | DiffusionModel] = [*dataset.llm_models.values(), *dataset.diffusion_models.values()]
@@ -230,7 +248,7 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
             placeholders = "{model}"
         else:
             records = [(PairSubject(dataset.gpus[a], dataset.gpus[b]),
-                        {"a": dataset.gpus[a].model, "b": dataset.gpus[b].model})
+                        {"a": dataset.gpus[a].short_name, "b": dataset.gpus[b].short_name})
                        for a, b in gpu_pairs(list(dataset.gpus))]
             placeholders = "{a} and {b}"
         try:

@@ -5,12 +5,13 @@ its file and line; all are reported at once."""
 from __future__ import annotations
 
 import posixpath
+from pathlib import Path
 
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.data import Dataset
 from gpuguide.structure.layouts import LAYOUTS
 from gpuguide.structure.library import Library
-from gpuguide.structure.pages import Page
+from gpuguide.structure.pages import DESCRIPTION_LIMIT, TITLE_LIMIT, Page, head_title
 
 
 def check_pages(library: Library, dataset: Dataset, problems: Problems) -> None:
@@ -23,6 +24,28 @@ def check_pages(library: Library, dataset: Dataset, problems: Problems) -> None:
         _table_gpus(page, dataset, problems)
     _translations_have_a_source(library, dataset, problems)
     _outputs_inside_the_site(library, problems)
+    _search_engine_lengths(library, dataset, problems)
+
+
+def _search_engine_lengths(library: Library, dataset: Dataset, problems: Problems) -> None:
+    """Warn where a title or a description is longer than search engines show. A pattern (GPU,
+    comparison pages) is reported once, with how many of its pages are too long and the longest."""
+    too_long: dict[tuple[Path, str], list[str]] = {}
+    for page in library.published:
+        texts = {"title": head_title(page.meta.title, dataset.config.site_name), "description": page.meta.description}
+        limits = {"title": TITLE_LIMIT, "description": DESCRIPTION_LIMIT}
+        for field, text in texts.items():
+            if len(text) > limits[field]:
+                too_long.setdefault((page.source, field), []).append(text)
+    for (source, field), found in sorted(too_long.items()):
+        page = next(page for page in library.pages if page.source == source)
+        pos = page.front_matter.position((field,))
+        longest = max(found, key=len)
+        limit = TITLE_LIMIT if field == "title" else DESCRIPTION_LIMIT
+        where = f"{len(found)} of its pages have a `{field}`" if len(found) > 1 else f"the `{field}` is"
+        problems.warning(source, pos.line, pos.column,
+                         f"{where} longer than search engines show ({len(longest)} characters, over {limit}): "
+                         f"“{longest}”", f"shorten it to {limit} characters or fewer")
 
 
 def _unique_keys_and_urls(library: Library, problems: Problems) -> None:

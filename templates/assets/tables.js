@@ -1,9 +1,18 @@
-// Sortable comparison tables, as progressive enhancement: without this script every table is
-// complete and readable; with it, each column header becomes a button that sorts the rows.
-// Numbers sort on the raw value in data-value, never on the formatted text; a cell without a
-// value ("not published") always sorts last; the header announces the order with aria-sort.
+// Tables, as progressive enhancement: without this script every table is complete and readable,
+// every scroll region is focusable and its hint shown.
+// - Sorting: each column header of a GPU table becomes a button that sorts the rows. Numbers sort
+//   on the raw value in data-value, never on the formatted text; a cell without a value ("not
+//   published") always sorts last; the header announces the order with aria-sort, and the arrow is
+//   decoration (aria-hidden), not part of the button's name.
+// - Table roles: a table laid out as cards or a grid on a phone (comparison tables, tables of
+//   sentences) gets explicit ARIA table roles, which some browsers drop with the table's display.
+//   Set here, not in the HTML: there they would repeat the elements' own roles, which HTML forbids.
+// - Scroll regions: the hint is shown, and the region is a tab stop, only while the table is wider
+//   than its region (checked again whenever the region's size changes).
 (function () {
   "use strict";
+
+  var ARROWS = { none: "↕", ascending: "↑", descending: "↓" };
 
   function cellKey(row, index) {
     var cell = row.cells[index];
@@ -35,8 +44,11 @@
     rows.forEach(function (item) { body.appendChild(item.row); });
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (cell) {
       cell.removeAttribute("aria-sort");
+      var icon = cell.querySelector(".sort-icon");
+      if (icon) icon.textContent = ARROWS.none;
     });
     header.setAttribute("aria-sort", direction);
+    header.querySelector(".sort-icon").textContent = ARROWS[direction];
   }
 
   function enhance(table) {
@@ -46,11 +58,48 @@
       button.type = "button";
       button.className = "sort-button";
       while (header.firstChild) button.appendChild(header.firstChild);
+      var icon = document.createElement("span");
+      icon.className = "sort-icon";
+      icon.setAttribute("aria-hidden", "true");
+      icon.textContent = ARROWS.none;
+      button.appendChild(icon);
       header.appendChild(button);
       button.addEventListener("click", function () { sortBy(table, header, index); });
     });
     table.classList.add("sortable");
   }
 
+  function fit(region) {
+    var scrolls = region.scrollWidth > region.clientWidth;
+    var hint = document.getElementById(region.getAttribute("aria-describedby") || "");
+    if (hint) hint.hidden = !scrolls;
+    if (scrolls) region.setAttribute("tabindex", "0");
+    else if (document.activeElement !== region) region.removeAttribute("tabindex");
+    region.classList.toggle("scrolls", scrolls);
+  }
+
+  function keepTableRoles(table) {
+    table.setAttribute("role", "table");
+    Array.prototype.forEach.call(table.querySelectorAll(":scope > thead, :scope > tbody"), function (group) {
+      group.setAttribute("role", "rowgroup");
+    });
+    Array.prototype.forEach.call(table.rows, function (row) {
+      row.setAttribute("role", "row");
+      Array.prototype.forEach.call(row.cells, function (cell) {
+        var scope = cell.getAttribute("scope");
+        cell.setAttribute("role", cell.tagName === "TD" ? "cell" : scope === "row" ? "rowheader" : "columnheader");
+      });
+    });
+  }
+
+  document.querySelectorAll("table.comparison-table, .table-scroll.prose > table").forEach(keepTableRoles);
   document.querySelectorAll("table.gpu-table").forEach(enhance);
+  var regions = document.querySelectorAll(".table-scroll");
+  regions.forEach(fit);
+  if ("ResizeObserver" in window) {
+    var observer = new ResizeObserver(function (entries) {
+      entries.forEach(function (entry) { fit(entry.target); });
+    });
+    regions.forEach(function (region) { observer.observe(region); });
+  }
 })();

@@ -25,7 +25,7 @@ def test_on_a_phone_the_table_scrolls_and_the_page_does_not(page: Page, site_url
                                                            console_errors: list[str]):
     page.set_viewport_size(PHONE)
     page.goto(site_url + path)
-    region = page.locator(".suitable-gpus [role=region]")
+    region = page.locator("[role=region][aria-labelledby=gpu-table-caption]")
     sizes = region.evaluate("el => ({scroll: el.scrollWidth, client: el.clientWidth})")
     assert sizes["scroll"] > sizes["client"], "the table should be wider than the phone screen"
     page_width = page.evaluate("() => document.documentElement.scrollWidth")
@@ -36,18 +36,18 @@ def test_on_a_phone_the_table_scrolls_and_the_page_does_not(page: Page, site_url
 def test_the_table_region_is_reached_with_the_keyboard_and_scrolls_with_arrows(page: Page, site_url: str):
     page.set_viewport_size(PHONE)
     page.goto(site_url + PAGES[0])
-    region = page.locator(".suitable-gpus [role=region]")
+    region = page.locator("[role=region][aria-labelledby=gpu-table-caption]")
     for _ in range(20):  # Tab through the page until the region has focus
         page.keyboard.press("Tab")
         if region.evaluate("el => el === document.activeElement"):
             break
     expect(region).to_be_focused()
-    first_cell = page.locator(".gpu-table tbody tr:first-child th")
+    first_cell = page.locator("#gpu-table tbody tr:first-child th")
     left_before = first_cell.bounding_box()["x"]
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     page.wait_for_function(
-        "() => document.querySelector('.suitable-gpus [role=region]').scrollLeft > 0")
+        "() => document.querySelector('[role=region][aria-labelledby=gpu-table-caption]').scrollLeft > 0")
     # The GPU column is sticky: it stays where it was while the other columns move.
     assert abs(first_cell.bounding_box()["x"] - left_before) < 1
     assert page.evaluate("() => window.scrollX") == 0

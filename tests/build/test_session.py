@@ -87,3 +87,15 @@ def test_editing_a_source_makes_its_translation_stale(tiny: Path):
     outcome = session.build({tiny / GUIDE_FR})
     assert outcome.rendered == 1
     assert [w.path for w in outcome.warnings] == ["content/en/guides/first-guide.md"]
+
+
+def test_a_server_started_on_a_built_site_edits_in_memory_from_the_first_edit(tiny: Path):
+    build(tiny)  # site/ is current: the first build of the session has nothing to change
+    session = DevSession(Project(tiny), Options(search=False))
+    before = fingerprint(tiny / "site")
+    session.build()
+    assert fingerprint(tiny / "site") == before
+    edit(tiny / GUIDE_FR, "Un guide court.\n\n## Mémoire", "Un guide court, modifié.\n\n## Mémoire")
+    outcome = session.build({tiny / GUIDE_FR})
+    assert outcome.rendered == 1  # in memory: the session kept what its first build loaded
+    assert changed_files(before, fingerprint(tiny / "site")) == {GUIDE_FR_OUT}

@@ -96,8 +96,8 @@ def test_tables_render_as_markdown_it_renders_them(name: str) -> None:
 def test_tables_of_plain_cells_take_the_fast_path_and_others_do_not() -> None:
     fast, types, _, _ = _render(FIGURES, fast=True)
     assert types.count("plain_table") == 1 and "td_open" not in types
-    assert '<td style="text-align:right">2.49</td>' in fast  # alignment kept
-    assert "<td>H100 &quot;SXM&quot;</td>" in fast  # escaped
+    assert '<td style="text-align:right" data-label="Price ($/h)">2.49</td>' in fast  # alignment kept, labelled
+    assert '<th scope="row">H100 &quot;SXM&quot;</th>' in fast  # escaped; the first column names the row
     for name in ("emphasis", "code and escaped pipe", "link", "entity and html", "shortcode"):
         assert "plain_table" not in _render(TABLES[name], fast=True)[1], name
 

@@ -140,31 +140,115 @@ def test_hreflang_alternates_are_reciprocal_and_exist(pages, dataset):
     base = dataset.config.base_url.rstrip("/")
     for path, soup in pages.items():
         alternates = {link["hreflang"]: link["href"] for link in soup.select("link[rel=alternate][hreflang]")}
-        if not alternates:
+        if not alternates or path == "index.html":
             continue
         canonical = soup.select_one("link[rel=canonical]")["href"]
         assert alternates[soup.html["lang"]] == canonical
-        assert alternates["x-default"] == alternates[dataset.config.default_language]
+        assert alternates["x-default"] == base + "/"  # the root page, where a reader chooses a language
         for lang, address in alternates.items():
+            if lang == "x-default":
+                continue
             target = address.removeprefix(base).lstrip("/") + "index.html"
             assert target in pages, f"{path}: hreflang {lang} → {address} was not built"
             back = {link["hreflang"]: link["href"] for link in pages[target].select("link[rel=alternate][hreflang]")}
             assert back == alternates
 
 
-def test_sitemap_lists_every_indexable_page_with_its_alternates(pages, built_site, dataset):
+def test_the_root_page_is_the_x_default_with_a_description_and_alternates(pages, dataset):
+    base = dataset.config.base_url.rstrip("/")
+    root = pages["index.html"]
+    assert root.select_one("link[rel=canonical]")["href"] == base + "/"
+    assert len(root.select_one("meta[name=description]")["content"]) > 50
+    alternates = {link["hreflang"]: link["href"] for link in root.select("link[rel=alternate][hreflang]")}
+    assert alternates == {"fr": base + "/fr/", "en": base + "/en/", "x-default": base + "/"}
+    assert root.select_one("meta[property='og:image']")["content"] == base + "/og.png"
+
+
+def test_sitemap_lists_every_indexable_page_and_the_root_with_their_alternates(pages, built_site, dataset):
     from lxml import etree
 
     tree = etree.parse(str(built_site / "sitemap.xml"))
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     base = dataset.config.base_url.rstrip("/")
     locations = tree.xpath("//s:url/s:loc/text()", namespaces=ns)
-    indexable = {p for p in pages if p.endswith("index.html") and p != "index.html" and "/404/" not in p}
+    assert locations[0] == base + "/"
+    # Every page without `noindex` is listed; the search and "not found" pages are not.
+    indexable = {p for p, soup in pages.items()
+                 if p.endswith("index.html") and not soup.select_one("meta[name=robots][content*=noindex]")}
     assert {loc.removeprefix(base).lstrip("/") + "index.html" for loc in locations} == indexable
-    first = tree.xpath("//s:url", namespaces=ns)[0]
-    assert {link.get("hreflang") for link in first.xpath("x:link", namespaces=ns)} == {"fr", "en", "x-default"}
+    assert not {"fr/recherche/index.html", "en/search/index.html", "fr/404/index.html"} & indexable
+    for entry in tree.xpath("//s:url", namespaces=ns):
+        links = {link.get("hreflang"): link.get("href") for link in entry.xpath("x:link", namespaces=ns)}
+        assert links.get("x-default") == base + "/" and {"fr", "en"} <= set(links)
     robots = (built_site / "robots.txt").read_text()
     assert f"Sitemap: {base}/sitemap.xml" in robots
+
+
+def test_search_pages_are_not_indexed(pages):
+    for path in ("fr/recherche/index.html", "en/search/index.html"):
+        assert pages[path].select_one("meta[name=robots]")["content"] == "noindex"
+        assert not pages[path].select("link[rel=alternate][hreflang]")
+
+
+def test_every_page_has_a_sharing_card_that_was_built(pages, built_site, dataset):
+    from PIL import Image
+
+    base = dataset.config.base_url.rstrip("/")
+    for path, soup in pages.items():
+        if path == "404.html":
+            continue
+        image = soup.select_one("meta[property='og:image']")["content"]
+        assert soup.select_one("meta[name='twitter:card']")["content"] == "summary_large_image"
+        assert soup.select_one("meta[property='og:image:alt']")["content"].startswith(
+            soup.select_one("meta[property='og:title']")["content"].rstrip(".") if path != "index.html" else "")
+        card = built_site / image.removeprefix(base + "/")
+        assert card.is_file(), f"{path}: {image} was not published"
+    with Image.open(built_site / "fr/gpu/h100-sxm/og.png") as card:
+        assert card.size == (1200, 630)
+
+
+def test_titles_and_descriptions_fit_search_engines(pages):
+    for path, soup in pages.items():
+        assert len(soup.title.get_text()) <= 60, path
+        description = soup.select_one("meta[name=description]")
+        assert description is not None and len(description["content"]) <= 160, path
+
+
+def test_the_404_page_at_the_root_speaks_every_language(pages):
+    page = pages["404.html"]
+    assert page.select_one("meta[name=robots]")["content"] == "noindex"
+    sections = {article["lang"]: article for article in page.select("article.not-found")}
+    assert set(sections) == {"fr", "en"}
+    assert text(sections["fr"].h1) == "Page introuvable" and text(sections["en"].h1) == "Page not found"
+    for article in sections.values():  # served at any address: every link is site-absolute
+        assert all(a["href"].startswith("/") for a in article.select("a"))
+
+
+def test_every_table_has_a_caption_and_a_labelled_region(pages):
+    tables = 0
+    for path, soup in pages.items():
+        for table in soup.select("main table"):
+            tables += 1
+            caption = table.caption
+            assert caption is not None and text(caption), f"{path}: a table without a caption"
+            region = table.find_parent("div", class_="table-scroll")
+            assert region["role"] == "region" and region["tabindex"] == "0"
+            assert region["aria-labelledby"] == caption["id"]
+            hint = soup.find(id=region["aria-describedby"])
+            assert "scroll-hint" in hint["class"] and hint.has_attr("data-pagefind-ignore")
+    assert tables > 400
+
+
+def test_calls_to_action_lead_to_the_addresses_of_site_yaml(pages, dataset):
+    for lang, settings in dataset.config.languages.items():
+        expected = {settings.sign_up_url, settings.providers_url}
+        carrying = [(path, soup) for path, soup in pages.items() if path.startswith(f"{lang}/")
+                    and soup.select(".call-to-action")]
+        assert len(carrying) >= 8
+        for path, soup in carrying:
+            links = {a["href"] for a in soup.select(".call-to-action a")}
+            assert links == expected, path
+            assert all(len(section.select("a[href]")) == 1 for section in soup.select(".call-to-action"))
 
 
 def test_use_case_tables_match_the_sizing_library(pages, dataset):
@@ -241,15 +325,17 @@ def test_a_page_without_translation_says_so_and_links_to_no_missing_page(tmp_pat
     assert not soup.select("link[rel=alternate][hreflang]")  # no alternates for a lone page
 
 
-def test_every_use_case_page_has_a_chart_with_a_text_alternative(pages):
+def test_every_use_case_page_has_a_chart_whose_figures_are_text(pages):
     use_case_pages = [soup for soup in pages.values() if soup.select_one("article.use-case")]
     assert len(use_case_pages) == 12
     for soup in use_case_pages:
-        svg = soup.select_one("figure.chart svg[role=img]")
-        assert svg is not None
-        title, description = svg.find("title"), svg.find("desc")
-        assert svg["aria-labelledby"] == f"{title['id']} {description['id']}"
-        bars = svg.select("rect.chart-bar")
-        assert bars and len(description.get_text()) > 20
-        widths = [float(bar["width"]) for bar in bars]
+        chart = soup.select_one("figure.chart")
+        assert chart is not None
+        assert chart["aria-labelledby"] == chart.figcaption["id"]
+        bars = chart.select("ol.chart-bars > li")
+        assert bars
+        for bar in bars:  # the GPU, its figure and its price are text; the bar is decoration
+            assert text(bar.select_one(".chart-label")) and text(bar.select_one(".chart-value"))
+            assert bar.svg["aria-hidden"] == "true"
+        widths = [float(bar.select_one("rect.chart-bar")["width"]) for bar in bars]
         assert widths == sorted(widths, reverse=True)  # longest bar first

@@ -1,0 +1,32 @@
+"""Sharing cards in the build cache: each distinct card is drawn once (``render.cards``), kept in
+``.build-cache/cards/<digest>.png``, and published beside its page as ``og.png``. An unchanged
+page's card is neither drawn nor written again; a page whose title or key figure changed gets a
+new drawing (a new digest), drawn where the page is rendered (on every core)."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from pathlib import Path
+
+from gpuguide.render.cards import CARD_FILE, Card, draw
+
+FOLDER = "cards"  # under the build cache
+
+
+def card_output(page_output: str) -> str:
+    """Where a page's card is published: ``fr/entrainement-llm/index.html`` → ``fr/entrainement-llm/og.png``."""
+    folder = posixpath.dirname(page_output)
+    return posixpath.join(folder, CARD_FILE) if folder else CARD_FILE
+
+
+def ensure_drawn(card: Card, cache: Path) -> Path:
+    """The cached drawing of ``card``, drawn now if the cache does not have it (written under a
+    temporary name and renamed: workers drawing the same card at once never see half a file)."""
+    path = cache / card.file_name
+    if not path.is_file():
+        cache.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        temporary.write_bytes(draw(card))
+        os.replace(temporary, path)
+    return path
