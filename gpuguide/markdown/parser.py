@@ -23,18 +23,15 @@ from mdit_py_plugins.container import container_plugin
 from gpuguide.errors import Problems
 from gpuguide.markdown.headings import heading_id, heading_links_plugin
 from gpuguide.markdown.links import links_plugin
-from gpuguide.markdown.plain import plain_plugin, plain_text, render_plain_table
 from gpuguide.markdown.shortcodes import shortcodes_plugin
 from gpuguide.markdown.tables import tables_plugin
 from gpuguide.markdown.typography import typography_plugin
 
 
 @lru_cache(maxsize=2)
-def markdown_parser(fast: bool = True) -> MarkdownIt:
-    """The site's parser; ``fast=False`` leaves out the fast paths for plain text (``plain``), for tests."""
+def markdown_parser() -> MarkdownIt:
+    """The site's parser: CommonMark with tables, and the plugins below (order matters)."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
-    if fast:
-        md.use(plain_plugin, render_plain_table)
     md.use(container_plugin, "faq")
     md.use(shortcodes_plugin)
     md.use(anchors_plugin, min_level=2, max_level=4, slug_func=heading_id)
@@ -67,8 +64,6 @@ def _plain_text(tokens: list[Token]) -> str:
             parts.append("".join(child.content for child in token.children or []
                                  if child.type in ("text", "code_inline", "softbreak", "shortcode")
                                  ).replace("\n", " "))
-        elif token.type == "plain_table":
-            parts.extend(plain_text(token))
     return " ".join(part for part in parts if part)
 
 

@@ -21,7 +21,6 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_block_plugin
 
-from gpuguide.markdown.plain import render_plain_table
 
 #: The one attribute an editor may set on a table.
 TABLE_ATTRIBUTES = ("caption",)
@@ -44,7 +43,7 @@ def _captions_and_row_headers(state: StateCore) -> None:
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and index + 1 < len(tokens):
             heading = _heading_text(tokens[index + 1])
-        elif token.type in ("table_open", "plain_table"):
+        elif token.type == "table_open":
             written = token.attrs.pop("caption", None)
             token.meta = dict(token.meta or {})
             if written is not None and str(written).strip():
@@ -117,18 +116,9 @@ def _table_close(self: Any, tokens: list[Token], idx: int, options: Any, env: di
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
-def _plain_table(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
-    caption_id = _next_id(env, "table")
-    return (region_open(env, caption_id, PROSE_REGION)
-            + render_plain_table(tokens, idx, _caption(tokens[idx], caption_id)) + "</div>\n")
-
-
 def tables_plugin(md: MarkdownIt) -> None:
-    """Captions (``{caption="…"}`` above a table), row headers and scroll regions; after the plain
-    fast path is installed, so plain tables get them too."""
+    """Captions (``{caption="…"}`` above a table), row headers and scroll regions."""
     md.use(attrs_block_plugin, allowed=TABLE_ATTRIBUTES)
     md.core.ruler.push("table_captions", _captions_and_row_headers)
     md.add_render_rule("table_open", _table_open)
     md.add_render_rule("table_close", _table_close)
-    if "plain_table" in getattr(md.renderer, "rules", {}):
-        md.add_render_rule("plain_table", _plain_table)
