@@ -43,14 +43,30 @@ def parse_page(html: str | bytes) -> ParsedPage:
 _split = lru_cache(maxsize=4096)(urlsplit)
 
 
+def link_target(path: str, href: str) -> str | None:
+    """The output file a link of the page at ``path`` points to (``fr/gpu/index.html``); None for an
+    external address. May start with ``..`` when it leaves the site."""
+    parts = _split(href)
+    if parts.scheme or parts.netloc or href.startswith("mailto:"):
+        return None  # external: not ours to check at build time
+    if parts.path.startswith("/"):  # site-absolute (the 404 page)
+        target = posixpath.normpath(unquote(parts.path).lstrip("/") or ".")
+    else:
+        target = path if not parts.path else posixpath.normpath(
+            posixpath.join(posixpath.dirname(path), unquote(parts.path)))
+    if parts.path.endswith("/") or parts.path in ("", "."):
+        target = posixpath.normpath(posixpath.join(target, "index.html")) if parts.path else target
+    return target
+
+
 def check_links(parsed: dict[str, ParsedPage], files: set[str], sources: dict[str, Path], problems: Problems,
-                link_lines: dict[str, dict[str, int]] | None = None) -> None:
+                link_lines: dict[str, dict[str, int]] | None = None, only: set[str] | None = None) -> None:
     """Report every internal link or anchor that points to nothing in the output.
 
     ``parsed`` maps each output path (``fr/entrainement-llm/index.html``) to its ids and links
     (``parse_page``), ``files`` holds every other output file, ``sources`` maps output paths to
     the Markdown they came from, ``link_lines`` gives the Markdown line of each link written in a
-    page's source (others: line 1).
+    page's source (others: line 1); ``only``: the pages whose links are checked (default: all).
     """
     link_lines = link_lines or {}
 
@@ -60,21 +76,16 @@ def check_links(parsed: dict[str, ParsedPage], files: set[str], sources: dict[st
             problems.error(sources.get(path, Path(path)), line, 1, message, hint)
 
     for path, page in sorted(parsed.items()):
-        folder = posixpath.dirname(path)
+        if only is not None and path not in only:
+            continue
         for href in page.links:
-            parts = _split(href)
-            if parts.scheme or parts.netloc or href.startswith("mailto:"):
-                continue  # external: not ours to check at build time
-            if parts.path.startswith("/"):  # site-absolute (the 404 page)
-                target = posixpath.normpath(unquote(parts.path).lstrip("/") or ".")
-            else:
-                target = path if not parts.path else posixpath.normpath(
-                    posixpath.join(folder, unquote(parts.path)))
-            if parts.path.endswith("/") or parts.path in ("", "."):
-                target = posixpath.normpath(posixpath.join(target, "index.html")) if parts.path else target
+            target = link_target(path, href)
+            if target is None:
+                continue
             if target.startswith("..") or (target not in parsed and target not in files):
                 report(path, href, f"link to a page that does not exist: `{href}`",
                        "link to a published page (drafts and missing translations are not built)")
                 continue
-            if parts.fragment and target in parsed and unquote(parts.fragment) not in parsed[target].ids:
+            fragment = _split(href).fragment
+            if fragment and target in parsed and unquote(fragment) not in parsed[target].ids:
                 report(path, href, f"link to a missing anchor: `{href}`", "check the heading's id in the target page")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from gpuguide.build import publish
-from gpuguide.build.links import ParsedPage, check_links, parse_page
+from gpuguide.build.links import ParsedPage, check_links, link_target, parse_page
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.pipeline import Built, Options, Outcome, run
 from gpuguide.errors import BuildFailed, Problem, Problems
@@ -42,6 +42,9 @@ class DevSession:
         self.on_wait = on_wait  # told when another build holds the project
         self.options = replace(options, parallel=False)  # the server has threads: never fork
         self.built: Built | None = None
+        # Which pages link to an anchor of each page (made at the first edit, kept up to date): an
+        # edit checks those links, not the whole site's.
+        self.anchor_links_to: dict[str, set[str]] | None = None
 
     def build(self, changed: set[Path] | None = None, search: bool = False) -> Outcome:
         """Rebuild after ``changed`` files (None: unknown, e.g. the first build); raise BuildFailed
@@ -50,7 +53,7 @@ class DevSession:
             outcome = self._edit(changed)
             if outcome is not None:
                 return outcome
-        self.built = None  # a failed build must not leave a stale state behind
+        self.built, self.anchor_links_to = None, None  # a failed build must not leave a stale state behind
         return run(self.project, replace(self.options, search=search), on_wait=self.on_wait, keep=self._keep)
 
     def _keep(self, built: Built) -> None:
@@ -108,7 +111,12 @@ class DevSession:
         sources = {page.output_path: page.source for page in library.published}
         for output, entry in built.entries.items():
             link_lines.setdefault(output, entry.link_lines)
-        check_links(parsed, built.others, sources, problems, link_lines)
+        if self.anchor_links_to is None:
+            self.anchor_links_to = {}
+            for output, entry in built.entries.items():
+                self._index_anchor_links(output, entry.fragment_links, add=True)
+        linking = {source for output in outputs for source in self.anchor_links_to.get(output, ())}
+        check_links(parsed, built.others, sources, problems, link_lines, only={*outputs, *linking})
         problems.raise_if_errors(self.options.strict)
         site = publish.site_folder(self.project.site_dir)
         for output, html in outputs.items():
@@ -117,11 +125,24 @@ class DevSession:
             temporary.write_bytes(html)
             os.replace(temporary, target)  # readers see the old page or the new one, never half of it
             stat = target.stat()
+            self._index_anchor_links(output, built.entries[output].fragment_links, add=False)
             built.entries[output] = built.entries[output]._replace(
                 size=stat.st_size, mtime_ns=stat.st_mtime_ns, ids=frozenset(fresh[output].ids),
                 fragment_links=tuple(link for link in fresh[output].links if "#" in link),
                 link_lines=link_lines.get(output, {}))
+            self._index_anchor_links(output, built.entries[output].fragment_links, add=True)
         return len(outputs)
+
+    def _index_anchor_links(self, output: str, fragment_links: tuple[str, ...], add: bool) -> None:
+        assert self.anchor_links_to is not None
+        for link in fragment_links:
+            target = link_target(output, link)
+            if target is not None:
+                linking = self.anchor_links_to.setdefault(target, set())
+                if add:
+                    linking.add(output)
+                else:
+                    linking.discard(output)
 
     def _warnings(self, built: Built, edited: set[str], problems: Problems) -> list[Problem]:
         """The last build's warnings, those of the edited files replaced by this edit's."""

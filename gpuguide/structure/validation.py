@@ -37,8 +37,9 @@ def _search_engine_lengths(library: Library, dataset: Dataset, problems: Problem
         for field, text in texts.items():
             if len(text) > limits[field]:
                 too_long.setdefault((page.source, field), []).append(text)
+    pages_by_source = {page.source: page for page in library.pages} if too_long else {}
     for (source, field), found in sorted(too_long.items()):
-        page = next(page for page in library.pages if page.source == source)
+        page = pages_by_source[source]
         pos = page.front_matter.position((field,))
         longest = max(found, key=len)
         limit = TITLE_LIMIT if field == "title" else DESCRIPTION_LIMIT
