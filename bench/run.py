@@ -329,7 +329,7 @@ def serve_edits(root: Path, logs: Path, label: str, edits: int = 5, timeout: flo
         url = f"http://127.0.0.1:{port}/en/bench/page-00000/"
         seconds = []
         for index in range(edits):
-            marker = f"Sentence {index} written while the server runs."
+            marker = f"Sentence {index} written while the server runs ({time.time_ns()})."  # never on the page before
             time.sleep(0.5)  # the previous rebuild's writes settle, as between two saves
             edit_started = time.perf_counter()
             with page.open("a", encoding="utf-8") as out:
