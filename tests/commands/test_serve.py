@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import subprocess
@@ -48,26 +49,33 @@ def wait_for(condition, timeout: float, what: str):
         time.sleep(0.1)
 
 
+@contextlib.contextmanager
+def serving(root: Path, log_path: Path, first_page: str):
+    """``build.py serve`` on ``root``, its output in ``log_path``, once ``first_page`` is served;
+    yields the base address; always terminated."""
+    port = free_port()
+    with log_path.open("w") as log:
+        process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "serve", "--root", str(root),
+                                    "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_for(lambda: "<html" in fetch(f"{base}{first_page}"), 90, "the first build is served")
+            yield base
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
 @pytest.fixture
 def server(tmp_path: Path):
-    """``build.py serve`` on a copy of the project; always terminated."""
+    """``build.py serve`` on a copy of the project."""
     root = copy_project(tmp_path / "project")
-    port = free_port()
-    log = (tmp_path / "serve.log").open("w")
-    process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "serve", "--root", str(root),
-                                "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_for(lambda: "<html" in fetch(f"{base}/en/llm-training/"), 90, "the first build is served")
+    with serving(root, tmp_path / "serve.log", "/en/llm-training/") as base:
         yield root, base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
 
 
 def test_dev_server_rebuilds_keeps_the_last_good_site_and_shows_errors(server):
@@ -140,23 +148,9 @@ def tiny_server(tmp_path: Path):
     from sites import tiny_project
 
     root = tiny_project(tmp_path / "tiny")
-    port = free_port()
     log_path = tmp_path / "serve.log"
-    log = log_path.open("w")
-    process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), "serve", "--root", str(root), "--port", str(port)],
-                               stdout=log, stderr=subprocess.STDOUT)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_for(lambda: "<html" in fetch(f"{base}/en/training/"), 90, "the first build is served")
+    with serving(root, log_path, "/en/training/") as base:
         yield root, base, log_path
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
 
 
 def test_what_a_client_does_never_prints_a_traceback(tiny_server):
