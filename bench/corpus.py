@@ -340,11 +340,20 @@ def _prose_table(rng: random.Random, lang: str, number: int, shortcodes: bool) -
     return "\n".join(lines)
 
 
+def _within(text: str, limit: int, end: str = "") -> str:
+    """``text`` without its last words until it has at most ``limit`` characters (``end`` kept)."""
+    while len(text) > limit:
+        text = text.rstrip(end).rsplit(" ", 1)[0] + end
+    return text
+
+
 def make_page(number: int, lang: str, seed: int = DEFAULT_SEED) -> SyntheticPage:
     """Page ``number`` in ``lang``: the same text for the same arguments, whatever N is."""
     rng = random.Random(f"{seed}/{lang}/{number}")
-    title = f"{rng.choice(_TITLE_WORDS[lang])} {number}: " + _sentence(rng, lang, 4, 7).rstrip(".")
-    description = _sentence(rng, lang, 14, 22)
+    # Within what search engines show (60 and 160 characters), as on a site whose editors heed the
+    # build's warnings (the real site has none): words are dropped, the draws stay the same.
+    title = _within(f"{rng.choice(_TITLE_WORDS[lang])} {number}: " + _sentence(rng, lang, 4, 7).rstrip("."), 60)
+    description = _within(_sentence(rng, lang, 14, 22), 160, ".")
     shortcodes = rng.random() < _SHORTCODE_PAGES
     intro = _paragraph(rng, lang, number, shortcodes)
     prose_table_in = rng.randrange(4)  # section 0 or 2 holds a second table; 1 or 3: none

@@ -45,7 +45,10 @@ class Problems:
     def relative(self, path: Path | str) -> str:
         """``path`` as the editor knows it: relative to the project root."""
         # Absolute, but not resolved: a symbolic link is named where it is, not where it leads.
-        absolute, root = Path(os.path.abspath(path)), Path(os.path.abspath(self.root))
+        absolute_text, root_text = os.path.abspath(path), os.path.abspath(self.root)
+        if absolute_text.startswith(root_text + os.sep):  # the usual case, without resolving links
+            return Path(absolute_text[len(root_text) + 1:]).as_posix()
+        absolute, root = Path(absolute_text), Path(root_text)
         for candidate, base in ((absolute, root), (absolute.resolve(), root.resolve())):
             try:
                 return candidate.relative_to(base).as_posix()

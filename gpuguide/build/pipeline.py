@@ -12,25 +12,23 @@ import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from gpuguide.build import cards, publish, rebuild
-from gpuguide.build.links import ParsedPage, check_links, parse_page
+# Only what the no-change check needs is imported here: the stages (pydantic, Jinja2, markdown-it,
+# Babel, Pillow: a second of imports) are imported once a build has something to do.
+from gpuguide.build import publish, rebuild
 from gpuguide.build.lock import BuildLock
-from gpuguide.build.search import build_search_index
-from gpuguide.build.sitemap import robots_txt, sitemap_xml
-from gpuguide.build.workers import Progress, render_pages
 from gpuguide.errors import Problem, Problems
-from gpuguide.figures.columns import check_columns
 from gpuguide.project import Project
-from gpuguide.render.cards import Card
-from gpuguide.render.renderer import PageRenderer
-from gpuguide.structure.data import Dataset, load_dataset
-from gpuguide.structure.language import Language
-from gpuguide.structure.library import Library
-from gpuguide.structure.loading import ContentCache, load_library
-from gpuguide.structure.translations import check_translations
-from gpuguide.structure.validation import check_pages
+
+if TYPE_CHECKING:
+    from gpuguide.build.workers import Progress
+    from gpuguide.render.cards import Card
+    from gpuguide.render.renderer import PageRenderer
+    from gpuguide.structure.data import Dataset
+    from gpuguide.structure.language import Language
+    from gpuguide.structure.library import Library
+    from gpuguide.structure.loading import ContentCache
 
 log = logging.getLogger("gpuguide")
 
@@ -63,6 +61,12 @@ class Outcome:
 
 def load(project: Project, options: Options, content_cache: ContentCache | None = None) -> Site:
     """Read and validate data and content; raise BuildFailed with every problem found."""
+    from gpuguide.figures.columns import check_columns
+    from gpuguide.structure.data import load_dataset
+    from gpuguide.structure.loading import load_library
+    from gpuguide.structure.translations import check_translations
+    from gpuguide.structure.validation import check_pages
+
     problems = Problems(project.root)
     dataset = load_dataset(project.data_dir, problems)
     library = load_library(project.content_dir, dataset, problems, content_cache, options.parallel)
@@ -103,11 +107,20 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         if publish_site and keep is None and (last := rebuild.Manifest.unchanged(project, manifest_options, inputs)) is not None:
             return Outcome(last.pages, 0, time.perf_counter() - started, list(last.warnings), unchanged=True)
 
+        from gpuguide.build import cards
+        from gpuguide.build.links import ParsedPage, check_links, parse_page
+        from gpuguide.build.search import build_search_index
+        from gpuguide.build.sitemap import robots_txt, sitemap_xml
+        from gpuguide.build.workers import render_pages
+        from gpuguide.render.renderer import PageRenderer
+        from gpuguide.structure.loading import ContentCache
+
         content_cache = ContentCache.load(project.cache_dir / "content.pickle", rebuild.code_version())
         site = load(project, options, content_cache)
         phases.done("load and validate")
 
-        renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems)
+        renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems,
+                                project.cache_dir / "templates" if publish_site else None)
         renderer.compile_templates({page.meta.layout for page in site.library.published})
         assets = publish.asset_files(project.assets_dir, project.root, site.problems)
         site.problems.raise_if_errors(options.strict)
@@ -115,7 +128,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         cache = rebuild.BuildCache.load(project, shared) if publish_site else rebuild.BuildCache(shared)
         pages = site.library.published
         digests = rebuild.RecordDigests(site.dataset)
-        plan = rebuild.plan(pages, cache, shared, rebuild.TemplateDigests(renderer.env), digests, project.site_dir,
+        plan = rebuild.plan(pages, cache, shared, rebuild.TemplateDigests(renderer.template_sources, renderer.template_references), digests, project.site_dir,
                             reuse=publish_site)
         phases.done(f"plan ({len(plan.reused)} reusable)")
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from gpuguide import pickled
 from gpuguide.project import Project
-from gpuguide.structure.sources import FileState, file_state, walk_files
+from gpuguide.structure.sources import FileState, file_state, walk_names
 
 if TYPE_CHECKING:  # the no-change check runs before the heavy modules are imported
     from gpuguide.errors import Problem
@@ -97,9 +97,9 @@ def _states(folder: Path, root: Path) -> dict[str, FileState | str]:
     """The state of every file under ``folder``, as the loader will see them (``walk_files``: symlinks
     within the project followed, others refused: a refusal is part of the state, so the build runs
     and reports it)."""
-    walk = walk_files(folder, root)
-    found: dict[str, FileState | str] = {str(path): state for path in walk.files if (state := file_state(path))}
-    found.update({str(path): f"refused: {reason}" for path, reason in walk.refused})
+    files, refused = walk_names(folder, root)
+    found: dict[str, FileState | str] = {path: state for path in files if (state := file_state(path))}
+    found.update({path: f"refused: {reason}" for path, reason in refused})
     return found
 
 
@@ -175,15 +175,15 @@ def global_key(dataset: Dataset, library: Library, assets: Iterable[str]) -> str
 
 class TemplateDigests:
     """The digest of a layout's template and of every template it extends or includes: a template
-    change re-renders exactly the pages whose layout uses it."""
+    change re-renders exactly the pages whose layout uses it. Built from what compiling the
+    templates found (``PageRenderer.template_sources`` and ``template_references``)."""
 
-    def __init__(self, env: Any):
-        self.env = env
+    def __init__(self, sources: dict[str, str], references: dict[str, list[str]]):
+        self.sources = sources
+        self.references = references
         self._memo: dict[str, str] = {}
 
     def closure(self, name: str) -> list[str]:
-        from jinja2 import meta
-
         seen: list[str] = []
         pending = [name]
         while pending:
@@ -191,14 +191,12 @@ class TemplateDigests:
             if current in seen:
                 continue
             seen.append(current)
-            source = self.env.loader.get_source(self.env, current)[0]
-            pending.extend(ref for ref in meta.find_referenced_templates(self.env.parse(source)) if ref)
+            pending.extend(self.references[current])
         return sorted(seen)
 
     def layout(self, name: str) -> str:
         if name not in self._memo:
-            self._memo[name] = digest(*[(ref, self.env.loader.get_source(self.env, ref)[0])
-                                        for ref in self.closure(name)])
+            self._memo[name] = digest(*[(ref, self.sources[ref]) for ref in self.closure(name)])
         return self._memo[name]
 
 

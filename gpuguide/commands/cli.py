@@ -9,6 +9,7 @@ the commands that need it, so a build with nothing to do answers at once.
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 import traceback
@@ -113,12 +114,10 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
         logging.getLogger("gpuguide").setLevel(logging.DEBUG)
     if not (project.root / "data").is_dir() and not (project.root / "content").is_dir():
         parser.error(f"{project.root} is not a site project (no content/ or data/ folder); use --root")
-    from gpuguide.commands import build, check, serve, translations
-
-    commands: dict[str, Callable[[Project, argparse.Namespace], int]] = {
-        "build": build.run, "check": check.run, "serve": serve.run, "translations": translations.run}
+    # Only the command run is imported (``serve`` would bring the whole pipeline into a no-change build).
+    command: Callable[[Project, argparse.Namespace], int] = importlib.import_module(f"gpuguide.commands.{args.command}").run
     try:
-        return commands[args.command](project, args)
+        return command(project, args)
     except BuildFailed as failure:
         print_problems(failure.problems)
         errors = sum(1 for p in failure.problems if p.severity == "error")

@@ -23,7 +23,7 @@ from gpuguide.errors import Problems, did_you_mean
 from gpuguide.markdown.parser import FaqItem, render_body, render_inline
 from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.render.cards import CARD_FILE, Card, shorten
-from gpuguide.render.environment import Link, json_ld, make_environment, relative_url
+from gpuguide.render.environment import Link, TemplateReferences, json_ld, make_environment, relative_url
 from gpuguide.render.layouts import CONTEXTS, PageInput, numeric_columns
 from gpuguide.render.reads import Read, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
@@ -49,12 +49,16 @@ class PageRenderer:
     """Renders pages of the library with one Jinja environment and one site view per language."""
 
     def __init__(self, dataset: Dataset, library: Library, languages: dict[str, Language], templates_dir: Path,
-                 problems: Problems):
+                 problems: Problems, template_cache: Path | None = None):
         self.dataset = dataset
         self.library = library
         self.templates_dir = templates_dir
         self.problems = problems
-        self.env = make_environment(templates_dir)
+        self.env = make_environment(templates_dir, template_cache)
+        self._references = TemplateReferences(self.env, template_cache)
+        #: Every compiled template's source and the templates it refers to (``compile_templates``).
+        self.template_sources: dict[str, str] = {}
+        self.template_references: dict[str, list[str]] = {}
         self.card_cache: Path | None = None  # where sharing cards are drawn (None: not drawn, as in `check`)
         self.views = {code: SiteView(language, languages, library, dataset) for code, language in languages.items()}
         self._pages_by_source = {os.path.normpath(page.source): page
@@ -88,8 +92,6 @@ class PageRenderer:
     def compile_templates(self, layouts: set[str]) -> None:
         """Compile every layout's template and the templates it includes, before any page renders:
         a syntax error or a missing include is reported once, at its template's line."""
-        from jinja2 import meta
-
         pending, seen = sorted(f"{layout}.html" for layout in layouts), set()
         while pending:
             name = pending.pop()
@@ -98,7 +100,9 @@ class PageRenderer:
             seen.add(name)
             try:
                 source = self.env.loader.get_source(self.env, name)[0] if self.env.loader else ""
-                pending.extend(ref for ref in meta.find_referenced_templates(self.env.parse(source, name)) if ref)
+                references = self._references.of(name, source)
+                self.template_sources[name], self.template_references[name] = source, references
+                pending.extend(references)
                 self.env.get_template(name)
             except jinja2.TemplateSyntaxError as exc:
                 self.problems.error(Path(exc.filename or self.templates_dir / name), exc.lineno, 1,
@@ -108,6 +112,7 @@ class PageRenderer:
                 user, line = self._includer(missing, seen)
                 self.problems.error(user, line, 1, f"template not found: `{missing}`",
                                     "check the name in the include or extends tag, or restore the file")
+        self._references.save()
 
     def _includer(self, missing: str, names: set[str]) -> tuple[Path, int]:
         """The template (and line) that names ``missing``, for the error message."""

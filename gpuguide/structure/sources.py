@@ -55,40 +55,47 @@ def walk_files(folder: Path, root: Path) -> Walk:
     it (which would publish any file of the machine), a broken link and a loop are refused, each
     with its reason, never followed.
     """
+    files, refused = walk_names(folder, root)
+    return Walk([Path(name) for name in files], [(Path(name), reason) for name, reason in refused])
+
+
+def walk_names(folder: Path, root: Path) -> tuple[list[str], list[tuple[str, str]]]:
+    """``walk_files`` with paths as strings: the no-change check walks ten thousand files before
+    anything else, and making a ``Path`` of each was a third of its time."""
     real_root = os.path.realpath(root)
-    files: list[Path] = []
-    refused: list[tuple[Path, str]] = []
+    files: list[str] = []
+    refused: list[tuple[str, str]] = []
     seen: set[tuple[int, int]] = set()
 
     def visit(current: str) -> None:
         stat = os.stat(current)
         if (stat.st_dev, stat.st_ino) in seen:
-            refused.append((Path(current), "the folder links back to a folder above it (a loop)"))
+            refused.append((current, "the folder links back to a folder above it (a loop)"))
             return
         seen.add((stat.st_dev, stat.st_ino))
         try:
             with os.scandir(current) as listing:
                 entries = sorted(listing, key=lambda entry: entry.name)
         except OSError as exc:
-            refused.append((Path(current), f"the folder cannot be read ({exc.strerror})"))
+            refused.append((current, f"the folder cannot be read ({exc.strerror})"))
             return
         for entry in entries:
             if entry.is_symlink():
                 target = os.path.realpath(entry.path)
                 if os.path.commonpath([real_root, target]) != real_root:
-                    refused.append((Path(entry.path), f"the symbolic link leads outside the project, to {target}"))
+                    refused.append((entry.path, f"the symbolic link leads outside the project, to {target}"))
                     continue
                 if not os.path.exists(target):
-                    refused.append((Path(entry.path), "the symbolic link leads nowhere (its target is missing)"))
+                    refused.append((entry.path, "the symbolic link leads nowhere (its target is missing)"))
                     continue
             if entry.is_dir():
                 visit(entry.path)
             elif entry.is_file():
-                files.append(Path(entry.path))
+                files.append(entry.path)
 
     if folder.is_dir():
         visit(str(folder))
-    return Walk(files, refused)
+    return files, refused
 
 
 class Position(NamedTuple):  # a tuple: cheap to build, compare and cache by the hundred thousand
