@@ -24,7 +24,7 @@ def ensure_drawn(card: Card, cache: Path) -> Path:
     """The cached drawing of ``card``, drawn now if the cache does not have it (written under a
     temporary name and renamed: workers drawing the same card at once never see half a file)."""
     path = cache / card.file_name
-    if not path.is_file():
+    if not os.path.isfile(path):
         cache.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         temporary.write_bytes(draw(card))

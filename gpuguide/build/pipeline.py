@@ -160,11 +160,13 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             config = site.dataset.config
             # Every page's sharing card, from the cache (drawn by the workers, or at an earlier build);
             # published like the assets, but not part of the global key: a card follows its page.
-            card_files = {cards.card_output(output): cards.ensure_drawn(card, card_cache)
-                          for output, card in [*((o, r.card) for o, r in results.items() if r.written),
-                                               *((o, e.card) for o, e in plan.reused.items()),
-                                               *([("index.html", root_card)] if root_card else [])]
-                          if card is not None}
+            new_cards = {cards.card_output(output): cards.ensure_drawn(card, card_cache)
+                         for output, card in [*((o, r.card) for o, r in results.items() if r.written),
+                                              *([("index.html", root_card)] if root_card else [])]
+                         if card is not None}
+            kept_cards = {cards.card_output(output): cards.ensure_drawn(entry.card, card_cache)
+                          for output, entry in plan.reused.items() if entry.card is not None}
+            card_files = {**kept_cards, **new_cards}
             # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
             sitemap = cache.sitemap or sitemap_xml(site.library, config.base_url, list(config.languages))
             texts = {**extra, "sitemap.xml": sitemap, "robots.txt": robots_txt(config.base_url)}
@@ -177,7 +179,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                     frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link),
                     result.link_lines, result.card)
             if rebuild.publish_mode(plan, len(written), len(pages), options.search) == "update":
-                for output in publish.update_changed(staging, project.site_dir, written, texts, {**assets, **card_files}):
+                for output in publish.update_changed(staging, project.site_dir, written, texts, {**assets, **new_cards},
+                                                     kept_cards):
                     stat = (project.site_dir / output).stat()  # same bytes: the old file stays, with its stat
                     entries[output] = entries[output]._replace(size=stat.st_size, mtime_ns=stat.st_mtime_ns)
             else:
