@@ -310,9 +310,9 @@ def test_a_page_without_translation_says_so_and_links_to_no_missing_page(tmp_pat
     from gpuguide.build.pipeline import Options, run
     from gpuguide.project import Project
 
-    from sites import copy_project
+    from sites import tiny_project
 
-    project = Project(copy_project(tmp_path))
+    project = Project(tiny_project(tmp_path))
     (project.content_dir / "fr" / "seulement-en-francais.md").write_text(
         "---\ntitle: Une page en français\ndescription: Pas encore traduite.\nslug: seulement-en-francais\n"
         "translation_key: guide/french-only\nlayout: guide\n---\nTexte.\n", encoding="utf-8")
