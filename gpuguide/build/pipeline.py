@@ -143,14 +143,18 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
 
             parsed = {output: result.parsed for output, result in results.items() if result.written or result.html}
             # Unchanged pages: their plain links still resolve (the set of pages is in the global key);
-            # links with a #fragment are checked again, against the ids of the pages they point to.
+            # their links with a #fragment are checked again when they point to a page rendered now.
             parsed.update({output: ParsedPage(entry.ids, entry.fragment_links) for output, entry in plan.reused.items()})
             parsed.update({output: parse_page(html) for output, html in extra.items()})
             link_lines = {output: result.link_lines for output, result in results.items()}
             link_lines.update({output: entry.link_lines for output, entry in plan.reused.items()})
             sources = {page.output_path: page.source for page in pages}
             failed = {output for output in [*sources, "index.html"] if output not in parsed}
-            check_links(parsed, set(assets) | failed, sources, site.problems, link_lines)
+            # The links of the pages rendered now, and of the unchanged pages that link to an anchor of one.
+            rendered = set(results)
+            checked = rendered | set(extra) | {output for output, entry in plan.reused.items()
+                                               if not entry.anchor_targets.isdisjoint(rendered)}
+            check_links(parsed, set(assets) | failed, sources, site.problems, link_lines, only=checked)
             site.problems.raise_if_errors(options.strict)
             phases.done("check links")
             if staging is None:  # check: everything rendered and checked, nothing written
@@ -177,7 +181,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                 entries[output] = rebuild.PageEntry(
                     plan.keys[output], result.reads, digests.fingerprint(result.reads), result.size, result.mtime_ns,
                     frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link),
-                    result.link_lines, result.card)
+                    result.link_lines, result.card, rebuild.anchor_targets(output, result.parsed.links))
             if rebuild.publish_mode(plan, len(written), len(pages), options.search) == "update":
                 for output in publish.update_changed(staging, project.site_dir, written, texts, {**assets, **new_cards},
                                                      kept_cards):

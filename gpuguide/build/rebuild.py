@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # the no-change check runs before the heavy modules are impor
     from gpuguide.structure.pages import Page
 
 #: Bump to invalidate every cache (a change in how entries are computed).
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 
 #: The libraries whose versions shape the output: a new version rebuilds everything.
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "babel", "pydantic", "pyyaml",
@@ -248,6 +248,15 @@ class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a
     fragment_links: tuple[str, ...]  # links with a #fragment: re-checked every build
     link_lines: dict[str, int]
     card: Card | None = None  # its sharing card (drawn again only if the cache lost it)
+    anchor_targets: frozenset[str] = frozenset()  # the pages its #fragment links point to
+
+
+def anchor_targets(output: str, links: Iterable[str]) -> frozenset[str]:
+    """The pages the #fragment links of the page at ``output`` point to: when none of them is
+    rendered again, its anchors cannot have gone, and its links need no check."""
+    from gpuguide.build.links import link_target
+
+    return frozenset(target for link in links if "#" in link and (target := link_target(output, link)) is not None)
 
 
 @dataclass

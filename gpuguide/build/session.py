@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from gpuguide.build import publish
+from gpuguide.build import publish, rebuild
 from gpuguide.build.links import ParsedPage, check_links, link_target, parse_page
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.pipeline import Built, Options, Outcome, run
@@ -129,7 +129,8 @@ class DevSession:
             built.entries[output] = built.entries[output]._replace(
                 size=stat.st_size, mtime_ns=stat.st_mtime_ns, ids=frozenset(fresh[output].ids),
                 fragment_links=tuple(link for link in fresh[output].links if "#" in link),
-                link_lines=link_lines.get(output, {}))
+                link_lines=link_lines.get(output, {}),
+                anchor_targets=rebuild.anchor_targets(output, fresh[output].links))
             self._index_anchor_links(output, built.entries[output].fragment_links, add=True)
         return len(outputs)
 

@@ -12,6 +12,7 @@ import pytest
 from gpuguide.build import pipeline
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.pipeline import Options, run
+from gpuguide.errors import BuildFailed
 from gpuguide.project import Project
 from sites import build, edit, fingerprint
 
@@ -84,3 +85,22 @@ def test_the_lock_gives_up_after_its_timeout(tiny: Path):
         with pytest.raises(TimeoutError, match="another build"):
             with BuildLock(tiny, timeout=0.2):
                 pass
+
+
+def test_an_unchanged_page_linking_to_an_anchor_of_a_rerendered_page_is_checked_again(tiny: Path):
+    """A rebuild checks the links of the pages it renders and of the unchanged pages that link to
+    an anchor of one of them (a heading's id may have gone); those anchors, only."""
+    home = tiny / "content" / "fr" / "index.md"
+    guide = tiny / "content" / "fr" / "guides" / "premier-guide.md"
+    home.write_text(home.read_text(encoding="utf-8") + "\nVoir [la mémoire](guides/premier-guide.md#memoire-des-modeles).\n",
+                    encoding="utf-8")
+    build(tiny)
+    edit(guide, "Le petit modèle demande", "Le petit modèle, lui, demande")  # the anchor stays
+    assert build(tiny).rendered < 10
+    before = fingerprint(tiny / "site")
+    edit(guide, "## Mémoire des modèles", "## Autre titre")
+    with pytest.raises(BuildFailed) as failure:
+        build(tiny)
+    assert [(p.path, p.message) for p in failure.value.problems if p.severity == "error"] == [
+        ("content/fr/index.md", "link to a missing anchor: `guides/premier-guide/#memoire-des-modeles`")]
+    assert fingerprint(tiny / "site") == before
