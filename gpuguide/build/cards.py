@@ -30,3 +30,17 @@ def ensure_drawn(card: Card, cache: Path) -> Path:
         temporary.write_bytes(draw(card))
         os.replace(temporary, path)
     return path
+
+
+def prune(cache: Path, keep: set[str]) -> None:
+    """Remove the drawings no page of the site shows any more (a title changed, a new design)."""
+    try:
+        names = os.listdir(cache)
+    except OSError:
+        return
+    for name in names:
+        if name.endswith(".png") and name not in keep:
+            try:
+                os.unlink(os.path.join(cache, name))
+            except OSError:
+                pass

@@ -192,8 +192,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                     build_search_index(folder, site.problems)
                     site.problems.raise_if_errors(options.strict)
 
-                publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, {**assets, **card_files},
-                                          index_search if options.search and results else None)
+                publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, assets,
+                                          index_search if options.search and results else None, card_files)
             phases.done("publish")
         except BaseException:
             if staging is not None:
@@ -206,6 +206,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         try:
             rebuild.BuildCache(shared, entries, sitemap).save(project)
             content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
+            cards.prune(card_cache, {path.name for path in card_files.values()})
             others = [*texts, *assets, *card_files, *_search_files(project.site_dir, options.search)]
             rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others),
                              len(pages) + len(extra), warnings).save(project)

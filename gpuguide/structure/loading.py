@@ -8,6 +8,7 @@ of thousands of files parses on every core.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import multiprocessing as mp
 import os
@@ -140,12 +141,18 @@ _FOLDER = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 def _folder(path: Path, lang_dir: Path, problems: Problems) -> str:
     """The page's folder under its language, which starts its URL; its names must be URL-safe."""
-    parts = path.parent.relative_to(lang_dir).parts
-    for part in parts:
-        if not _FOLDER.match(part):
-            problems.error(path, 1, 1, f"the folder name `{part}` cannot be part of a URL",
-                           "name content folders with lower-case letters, digits and dashes")
-    return "/".join(parts)
+    folder, bad = _folder_names(os.path.dirname(path), str(lang_dir))
+    for part in bad:
+        problems.error(path, 1, 1, f"the folder name `{part}` cannot be part of a URL",
+                       "name content folders with lower-case letters, digits and dashes")
+    return folder
+
+
+@functools.lru_cache(maxsize=1024)  # a site has far fewer folders than pages
+def _folder_names(parent: str, lang_dir: str) -> tuple[str, tuple[str, ...]]:
+    """``parent`` (a folder under ``lang_dir``) as a URL path, and its names that cannot be in one."""
+    parts = Path(parent).relative_to(lang_dir).parts
+    return "/".join(parts), tuple(part for part in parts if not _FOLDER.match(part))
 
 
 #: Below this many files to parse, forking workers costs more than it saves.
