@@ -20,14 +20,16 @@ def card_output(page_output: str) -> str:
     return posixpath.join(folder, CARD_FILE) if folder else CARD_FILE
 
 
-def ensure_drawn(card: Card, cache: Path) -> Path:
-    """The cached drawing of ``card``, drawn now if the cache does not have it (written under a
-    temporary name and renamed: workers drawing the same card at once never see half a file)."""
-    path = cache / card.file_name
+def ensure_drawn(card: Card, cache: Path) -> str:
+    """The path of the cached drawing of ``card``, drawn now if the cache does not have it (written
+    under a temporary name and renamed: workers drawing the same card at once never see half a
+    file). A string: every page's card is looked up at every build."""
+    path = os.path.join(cache, card.file_name)
     if not os.path.isfile(path):
         cache.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(draw(card))
+        temporary = os.path.join(cache, f".{card.file_name}.{os.getpid()}.tmp")
+        with open(temporary, "wb") as out:
+            out.write(draw(card))
         os.replace(temporary, path)
     return path
 

@@ -8,6 +8,7 @@ lives in its own module; this one only strings them together. One build at a tim
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import time
 from dataclasses import asdict, dataclass
@@ -183,8 +184,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                     frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link),
                     result.link_lines, result.card, rebuild.anchor_targets(output, result.parsed.links))
             if rebuild.publish_mode(plan, len(written), len(pages), options.search) == "update":
-                for output in publish.update_changed(staging, project.site_dir, written, texts, {**assets, **new_cards},
-                                                     kept_cards):
+                changed_files = {**assets, **{relative: Path(path) for relative, path in new_cards.items()}}
+                for output in publish.update_changed(staging, project.site_dir, written, texts, changed_files, kept_cards):
                     stat = (project.site_dir / output).stat()  # same bytes: the old file stays, with its stat
                     entries[output] = entries[output]._replace(size=stat.st_size, mtime_ns=stat.st_mtime_ns)
             else:
@@ -206,7 +207,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         try:
             rebuild.BuildCache(shared, entries, sitemap).save(project)
             content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
-            cards.prune(card_cache, {path.name for path in card_files.values()})
+            cards.prune(card_cache, {os.path.basename(path) for path in card_files.values()})
             others = [*texts, *assets, *card_files, *_search_files(project.site_dir, options.search)]
             rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others),
                              len(pages) + len(extra), warnings).save(project)

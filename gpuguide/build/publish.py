@@ -161,7 +161,7 @@ def asset_files(assets_dir: Path, root: Path, problems: Problems) -> dict[str, P
 
 def complete_and_swap(staging: Path, site_dir: Path, reused: Iterable[str], texts: dict[str, str],
                       assets: dict[str, Path], index_search: Callable[[Path], None] | None,
-                      cached: dict[str, Path] | None = None) -> None:
+                      cached: dict[str, str] | None = None) -> None:
     """Complete the staging folder (it holds the rendered pages) into the whole site, and swap it in.
 
     Reused pages are hard-linked from site/ (never copied), and so are the ``cached`` files (the
@@ -182,13 +182,13 @@ def complete_and_swap(staging: Path, site_dir: Path, reused: Iterable[str], text
         target = staging / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
-    for relative, source in sorted((cached or {}).items()):
+    for relative, drawing in sorted((cached or {}).items()):
         target = staging / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            os.link(source, target)
+            os.link(drawing, target)
         except OSError:  # another file system, or one without hard links
-            shutil.copyfile(source, target)
+            shutil.copyfile(drawing, target)
     if index_search is not None:
         index_search(staging)
     elif (site_dir / "pagefind").is_dir():
@@ -197,7 +197,7 @@ def complete_and_swap(staging: Path, site_dir: Path, reused: Iterable[str], text
 
 
 def update_changed(staging: Path, site_dir: Path, written: Iterable[str], texts: dict[str, str],
-                   assets: dict[str, Path], kept: dict[str, Path] | None = None) -> set[str]:
+                   assets: dict[str, Path], kept: dict[str, str] | None = None) -> set[str]:
     """Move into ``site/`` only the files whose bytes changed; returns the rendered pages that came
     out the same (their old files stay, untouched). ``kept``: files that should be in ``site/``
     already (the sharing cards of pages not rendered again: named by their content), copied only
@@ -224,7 +224,7 @@ def update_changed(staging: Path, site_dir: Path, written: Iterable[str], texts:
                 continue
         except OSError:
             pass
-        others[relative] = source.read_bytes()
+        others[relative] = Path(source).read_bytes()
     for relative, content in sorted(others.items()):
         try:
             if (site_dir / relative).read_bytes() == content:

@@ -167,10 +167,12 @@ def global_key(dataset: Dataset, library: Library, assets: Iterable[str]) -> str
     published anchors, every page's front matter (titles, URLs and tables appear in menus, lists and
     links) and the asset files. Templates and UI strings are not in it: a page depends on the
     templates of its layout and on the strings it looked up. No option changes a page's HTML."""
+    from gpuguide.render.cards import drawing_identity
+
     structure = [(page.lang, str(page.source), page.meta_json) for page in library.pages]
     anchors = [anchor.model_dump_json() for anchor in dataset.anchors]
     return digest(code_version(), dataset.config.model_dump_json(), list(dataset.use_cases), dataset.prices_as_of,
-                  anchors, structure, sorted(assets))
+                  anchors, structure, sorted(assets), drawing_identity())
 
 
 class TemplateDigests:

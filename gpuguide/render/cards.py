@@ -45,15 +45,18 @@ class Card:
         """The card as text (``og:image:alt``)."""
         return " ".join([self.title.rstrip(".") + ".", *self.lines])
 
-    def __getstate__(self) -> dict[str, object]:
-        # Pickled (in the build cache) without its file name: the font installed may differ next time.
-        return {key: value for key, value in self.__dict__.items() if key != "file_name"}
-
-    @cached_property  # asked for each page's card at every build (a frozen dataclass keeps it in __dict__)
+    # Asked for each page's card at every build: kept in the instance (and in the build cache,
+    # whose key holds ``drawing_identity()``: another design or font rebuilds every page).
+    @cached_property
     def file_name(self) -> str:
         """``<digest>.png``: the same card, design and font always give the same name."""
-        digest = hashlib.blake2b(repr((DESIGN, PILLOW_VERSION, _font_id(), self)).encode("utf-8"), digest_size=12)
+        digest = hashlib.blake2b(repr((drawing_identity(), self)).encode("utf-8"), digest_size=12)
         return digest.hexdigest() + ".png"
+
+
+def drawing_identity() -> str:
+    """What a drawing depends on besides the card: the design, Pillow's version and the font."""
+    return repr((DESIGN, PILLOW_VERSION, _font_id()))
 
 
 @lru_cache(maxsize=1)
