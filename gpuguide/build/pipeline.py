@@ -129,8 +129,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         cache = rebuild.BuildCache.load(project, shared) if publish_site else rebuild.BuildCache(shared)
         pages = site.library.published
         digests = rebuild.RecordDigests(site.dataset)
-        plan = rebuild.plan(pages, cache, shared, rebuild.TemplateDigests(renderer.template_sources, renderer.template_references), digests, project.site_dir,
-                            reuse=publish_site)
+        templates = rebuild.TemplateDigests(renderer.template_sources, renderer.template_references)
+        plan = rebuild.plan(pages, cache, shared, templates, digests, project.site_dir, reuse=publish_site)
         phases.done(f"plan ({len(plan.reused)} reusable)")
 
         staging = publish.staging_dir(project.site_dir) if publish_site else None

@@ -247,7 +247,7 @@ class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a
     size: int
     mtime_ns: int
     ids: frozenset[str]
-    fragment_links: tuple[str, ...]  # links with a #fragment: re-checked every build
+    fragment_links: tuple[str, ...]  # links with a #fragment: checked again when their page is rendered again
     link_lines: dict[str, int]
     card: Card | None = None  # its sharing card (drawn again only if the cache lost it)
     anchor_targets: frozenset[str] = frozenset()  # the pages its #fragment links point to

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from gpuguide.build import publish, rebuild
-from gpuguide.build.links import ParsedPage, check_links, link_target, parse_page
+from gpuguide.build.links import ParsedPage, check_links, parse_page
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.pipeline import Built, Options, Outcome, run
 from gpuguide.errors import BuildFailed, Problem, Problems
@@ -114,7 +114,7 @@ class DevSession:
         if self.anchor_links_to is None:
             self.anchor_links_to = {}
             for output, entry in built.entries.items():
-                self._index_anchor_links(output, entry.fragment_links, add=True)
+                self._index_anchor_links(output, entry.anchor_targets, add=True)
         linking = {source for output in outputs for source in self.anchor_links_to.get(output, ())}
         check_links(parsed, built.others, sources, problems, link_lines, only={*outputs, *linking})
         problems.raise_if_errors(self.options.strict)
@@ -125,25 +125,23 @@ class DevSession:
             temporary.write_bytes(html)
             os.replace(temporary, target)  # readers see the old page or the new one, never half of it
             stat = target.stat()
-            self._index_anchor_links(output, built.entries[output].fragment_links, add=False)
+            self._index_anchor_links(output, built.entries[output].anchor_targets, add=False)
             built.entries[output] = built.entries[output]._replace(
                 size=stat.st_size, mtime_ns=stat.st_mtime_ns, ids=frozenset(fresh[output].ids),
                 fragment_links=tuple(link for link in fresh[output].links if "#" in link),
                 link_lines=link_lines.get(output, {}),
                 anchor_targets=rebuild.anchor_targets(output, fresh[output].links))
-            self._index_anchor_links(output, built.entries[output].fragment_links, add=True)
+            self._index_anchor_links(output, built.entries[output].anchor_targets, add=True)
         return len(outputs)
 
-    def _index_anchor_links(self, output: str, fragment_links: tuple[str, ...], add: bool) -> None:
+    def _index_anchor_links(self, output: str, targets: frozenset[str], add: bool) -> None:
         assert self.anchor_links_to is not None
-        for link in fragment_links:
-            target = link_target(output, link)
-            if target is not None:
-                linking = self.anchor_links_to.setdefault(target, set())
-                if add:
-                    linking.add(output)
-                else:
-                    linking.discard(output)
+        for target in targets:
+            linking = self.anchor_links_to.setdefault(target, set())
+            if add:
+                linking.add(output)
+            else:
+                linking.discard(output)
 
     def _warnings(self, built: Built, edited: set[str], problems: Problems) -> list[Problem]:
         """The last build's warnings, those of the edited files replaced by this edit's."""

@@ -202,7 +202,7 @@ def draw(card: Card) -> bytes:
     key figures, white on the site's blue. Drawn in 16 levels on a shared background, from glyphs
     rasterised once, then coloured by a 16-entry palette and saved as a 4-bit PNG with fast
     compression: a site of 10,000 pages draws 10,000 cards on a cold build, so each must cost little
-    (13 ms → 8 ms; most of what is left is zlib's)."""
+    (19.7 → 8.9 ms with the glyphs rasterised once; about half of what is left is zlib's)."""
     image = _background(card.site_name).copy()
     pen = ImageDraw.Draw(image)
     width = WIDTH - 2 * MARGIN
@@ -225,7 +225,6 @@ def draw(card: Card) -> bytes:
     out = io.BytesIO()
     image.save(out, "PNG", bits=4, compress_level=1)
     return out.getvalue()
-
 
 
 def shorten(text: str, limit: int = 200) -> str:
