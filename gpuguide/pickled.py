@@ -7,6 +7,8 @@ import pickle
 from pathlib import Path
 from typing import Any
 
+from gpuguide import collector
+
 #: What unpickling a stale, truncated or foreign file can raise: all mean "no cache".
 _UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, KeyError,
                TypeError, ValueError)
@@ -14,8 +16,12 @@ _UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, Import
 
 def load(path: Path, key: str) -> Any | None:
     """The value saved at ``path`` for ``key``; None if missing, unreadable or saved for another key."""
+    # Unpickling makes hundreds of thousands of objects and no reference cycle: the collector's
+    # passes over them (and over all that is already loaded) would only cost (0.29 → 0.08 s for the
+    # entries of 10,000 pages).
     try:
-        saved_key, value = pickle.loads(path.read_bytes())
+        with collector.paused():
+            saved_key, value = pickle.loads(path.read_bytes())
     except _UNREADABLE:
         return None
     return value if saved_key == key else None

@@ -11,12 +11,14 @@ import logging
 import os
 import shutil
 import time
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 # Only what the no-change check needs is imported here: the stages (pydantic, Jinja2, markdown-it,
 # Babel, Pillow: a second of imports) are imported once a build has something to do.
+from gpuguide import collector
 from gpuguide.build import publish, rebuild
 from gpuguide.build.lock import BuildLock
 from gpuguide.errors import Problem, Problems
@@ -100,7 +102,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
     server's first build, which later edits start from)."""
     started = time.perf_counter()
     phases = _Phases()
-    with BuildLock(project.root, on_wait):
+    with BuildLock(project.root, on_wait), ExitStack() as until_the_end:
         # A build killed while publishing: finish or undo its work before judging anything from site/.
         publish.recover(project.site_dir)
         inputs = rebuild.input_states(project)  # before reading anything: an edit from now on is seen next time
@@ -116,22 +118,26 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         from gpuguide.render.renderer import PageRenderer
         from gpuguide.structure.loading import ContentCache
 
-        content_cache = ContentCache.load(project.cache_dir / "content.pickle", rebuild.code_version())
-        site = load(project, options, content_cache)
-        phases.done("load and validate")
+        # What is loaded now lives to the end of the build: no collection while loading it, and
+        # none that walks it afterwards (``collector``: a third of a one-page edit at 10,000 pages).
+        with collector.paused():
+            content_cache = ContentCache.load(project.cache_dir / "content.pickle", rebuild.code_version())
+            site = load(project, options, content_cache)
+            phases.done("load and validate")
 
-        renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems,
-                                project.cache_dir / "templates" if publish_site else None)
-        renderer.compile_templates({page.meta.layout for page in site.library.published})
-        assets = publish.asset_files(project.assets_dir, project.root, site.problems)
-        site.problems.raise_if_errors(options.strict)
-        shared = rebuild.global_key(site.dataset, site.library, assets)
-        cache = rebuild.BuildCache.load(project, shared) if publish_site else rebuild.BuildCache(shared)
-        pages = site.library.published
-        digests = rebuild.RecordDigests(site.dataset)
-        templates = rebuild.TemplateDigests(renderer.template_sources, renderer.template_references)
-        plan = rebuild.plan(pages, cache, shared, templates, digests, project.site_dir, reuse=publish_site)
-        phases.done(f"plan ({len(plan.reused)} reusable)")
+            renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems,
+                                    project.cache_dir / "templates" if publish_site else None)
+            renderer.compile_templates({page.meta.layout for page in site.library.published})
+            assets = publish.asset_files(project.assets_dir, project.root, site.problems)
+            site.problems.raise_if_errors(options.strict)
+            shared = rebuild.global_key(site.dataset, site.library, assets)
+            cache = rebuild.BuildCache.load(project, shared) if publish_site else rebuild.BuildCache(shared)
+            pages = site.library.published
+            digests = rebuild.RecordDigests(site.dataset)
+            templates = rebuild.TemplateDigests(renderer.template_sources, renderer.template_references)
+            plan = rebuild.plan(pages, cache, shared, templates, digests, project.site_dir, reuse=publish_site)
+            phases.done(f"plan ({len(plan.reused)} reusable)")
+        until_the_end.enter_context(collector.frozen())
 
         staging = publish.staging_dir(project.site_dir) if publish_site else None
         card_cache = project.cache_dir / cards.FOLDER

@@ -4,13 +4,13 @@ link check need."""
 
 from __future__ import annotations
 
-import gc
 import multiprocessing as mp
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from gpuguide import collector
 from gpuguide.build.cards import ensure_drawn
 from gpuguide.build.links import ParsedPage, parse_page
 from gpuguide.errors import Problem
@@ -114,9 +114,8 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
         # collector's sight, so full collections in the workers (markdown-it makes hundreds of
         # thousands of tokens) do not walk the whole library again and again, nor touch its pages
         # of memory (which the workers then share with this process instead of copying them).
-        gc.freeze()
         try:
-            with mp.get_context("fork").Pool(workers, initializer=die_with_parent) as pool:
+            with collector.frozen(), mp.get_context("fork").Pool(workers, initializer=die_with_parent) as pool:
                 for chunk in pool.imap(_render_chunk, chunks):
                     for result in chunk:
                         renderer.problems.items.extend(result.problems)
@@ -125,7 +124,6 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
                         progress(len(results), len(indexes))
         finally:
             _WORKER = None
-            gc.unfreeze()
         return results
     for done, index in enumerate(indexes, 1):
         results.append(render_one(renderer, published[index], staging))

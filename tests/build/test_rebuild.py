@@ -173,3 +173,19 @@ def test_front_matter_from_the_content_cache_still_points_at_its_lines(project: 
         run(project, Options(search=False))
     messages = [str(problem) for problem in failure.value.problems]
     assert any("llm-training.md" in message and f":{line}:" in message for message in messages), messages
+
+
+def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project: Project):
+    from gpuguide.build.rebuild import BuildCache, PageEntry
+
+    saved = BuildCache.load(project, "key")  # another key: nothing
+    assert saved.pages == {}
+    entries = {output: PageEntry(f"k{n}", (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), "f", n, n, frozenset({"main"}),
+                                 ("#main",), {"#main": 3}) for n, output in enumerate(["en/a/index.html", "en/b/index.html",
+                                                                                      "en/c/index.html"])}
+    BuildCache("key", entries, "<urlset/>").save(project)
+    loaded = BuildCache.load(project, "key")
+    assert loaded.pages == entries and loaded.sitemap == "<urlset/>"
+    a, b, c = (loaded.pages[f"en/{name}/index.html"].reads for name in "abc")
+    assert a is c and a is not b  # equal lists of reads are one object once loaded
+    assert a[0] is b[0]
