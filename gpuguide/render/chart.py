@@ -56,9 +56,10 @@ def bar_chart(table: Table, column_id: str, dataset: Dataset, language: Language
     bars = tuple(Bar(label, value, text, price_text, round(CHART_BAR_WIDTH * value / largest, 1),
                      index * CHART_ROW_HEIGHT)
                  for index, (label, value, text, price_text) in enumerate(found))
-    description = "; ".join(ui("chart_bar", gpu=bar.label, figure=bar.text, price=bar.price) for bar in bars)
     missing_text = ui("chart_missing", gpus=", ".join(missing)) if missing else ""
-    if missing:
-        description += ". " + missing_text
+    # The text alternative: every bar, then the GPUs left out (alone when no GPU has the figure).
+    description = ". ".join(part for part in (
+        "; ".join(ui("chart_bar", gpu=bar.label, figure=bar.text, price=bar.price) for bar in bars),
+        missing_text) if part)
     return Chart(ui("chart_title", figure=table.headers[column]), description, bars,
                  max(len(bars), 1) * CHART_ROW_HEIGHT, missing=missing_text)

@@ -1,0 +1,184 @@
+"""One language's view of the site (``render.site_view.SiteView``) over the tiny site: the URLs of
+the pages every page links to, the menus, the language switcher, hreflang alternates, breadcrumbs
+and their JSON-LD, the "compare two GPUs" form, and what the view read.
+
+Expected URLs come from the tiny site's content files (their folder and ``slug``), names and
+addresses from its data/site.yaml and data/gpus.yaml."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from sites import edit, tiny_project
+
+from gpuguide.build.pipeline import Options, Site, load
+from gpuguide.project import Project
+from gpuguide.render.environment import Link
+from gpuguide.render.reads import KEYS
+from gpuguide.render.site_view import SiteView
+from gpuguide.structure.pages import Page
+
+BASE = "https://tiny.example.com"  # base_url of the tiny site's data/site.yaml
+NBSP = "\u00a0"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The tiny site loaded once for this file (nothing rendered)."""
+    root = tiny_project(tmp_path_factory.mktemp("site_view") / "tiny")
+    return load(Project(root), Options(search=False, parallel=False))
+
+
+@pytest.fixture(scope="module")
+def views(site: Site) -> dict[str, SiteView]:
+    return {code: SiteView(language, site.languages, site.library, site.dataset)
+            for code, language in site.languages.items()}
+
+
+def _page(site: Site, url: str) -> Page:
+    return next(page for page in site.library.published if page.url == url)
+
+
+def test_the_urls_of_the_pages_every_language_has(views: dict[str, SiteView]) -> None:
+    expected = {
+        "fr": {"home": "/fr/", "catalogue": "/fr/gpu/", "comparisons": "/fr/comparer/", "models": "/fr/modeles/",
+               "guides": "/fr/guides/", "methodology": "/fr/methodologie/", "search": "/fr/recherche/",
+               "not_found": "/fr/404/"},
+        "en": {"home": "/en/", "catalogue": "/en/gpus/", "comparisons": "/en/compare/", "models": "/en/models/",
+               "guides": "/en/guides/", "methodology": "/en/methodology/", "search": "/en/search/",
+               "not_found": "/en/404/"},
+    }
+    for code, urls in expected.items():
+        assert {layout: views[code].url_of(layout) for layout in urls} == urls
+
+
+def test_generated_pages_are_found_by_their_subject(views: dict[str, SiteView]) -> None:
+    fr, en = views["fr"], views["en"]
+    assert fr.gpu_url("big") == "/fr/gpu/big/" and en.gpu_url("card") == "/en/gpus/card/"
+    assert fr.gpu_url("no-such-gpu") is None
+    assert fr.page_url("model", "small-llm") == "/fr/modeles/small-llm/"
+    assert en.page_url("model", "image-model") == "/en/models/image-model/"
+    assert fr.page_url("gpu", "pcie") == "/fr/gpu/pcie/"
+    assert fr.page_url("model", "no-such-model") is None
+
+
+def test_a_pair_has_one_comparison_page_whichever_order(views: dict[str, SiteView]) -> None:
+    fr = views["fr"]
+    # Pairs are named in dataset order (big, pcie, card).
+    assert fr.comparison_url("big", "pcie") == fr.comparison_url("pcie", "big") == "/fr/comparer/big-vs-pcie/"
+    assert fr.comparison_url("card", "big") == "/fr/comparer/big-vs-card/"
+    assert views["en"].comparison_url("card", "pcie") == "/en/compare/pcie-vs-card/"
+
+
+def test_the_navigation_and_the_use_case_menu(views: dict[str, SiteView]) -> None:
+    en = views["en"]
+    assert [link.url for link in en.nav] == ["/en/", "/en/gpus/", "/en/compare/", "/en/models/"]
+    assert en.nav[0].label == "Home" == en.home_label
+    assert views["fr"].use_case_links == [
+        ("llm-training", Link("GPU pour entraîner", "/fr/entrainement/", description="Entraîner sur un ou huit GPU."))]
+    assert en.methodology.url == "/en/methodology/"
+
+
+def test_a_draft_use_case_is_listed_without_a_link(tiny: Path) -> None:
+    edit(tiny / "content" / "fr" / "entrainement.md", "layout: use_case\n", "layout: use_case\ndraft: true\n")
+    site = load(Project(tiny), Options(search=False, parallel=False))
+    view = SiteView(site.languages["fr"], site.languages, site.library, site.dataset)
+    assert view.use_case_links == [
+        ("llm-training", Link("GPU pour entraîner", None, description="Entraîner sur un ou huit GPU."))]
+
+
+def test_titles_are_typeset_in_their_pages_language(site: Site, views: dict[str, SiteView]) -> None:
+    fr_page, en_page = _page(site, "/fr/entrainement/"), _page(site, "/en/training/")
+    # French: a no-break space before the colon; English: as written.
+    assert views["fr"].typeset(fr_page, "description") == f"Entraîner un LLM{NBSP}: la mémoire compte."
+    assert views["fr"].typeset(en_page, "description") == "Training an LLM: memory matters."
+    assert views["fr"].typeset(_page(site, "/fr/"), "short_name") == ""  # a field not set: empty, never "None"
+
+
+def test_the_language_switcher_lists_every_language(site: Site, views: dict[str, SiteView]) -> None:
+    page = _page(site, "/fr/entrainement/")
+    assert views["fr"].switcher(page) == [Link("Français", "/fr/entrainement/", "fr"),
+                                         Link("English", "/en/training/", "en")]
+    gpu = _page(site, "/en/gpus/big/")
+    assert [link.url for link in views["en"].switcher(gpu)] == ["/fr/gpu/big/", "/en/gpus/big/"]
+
+
+def test_hreflang_gives_absolute_alternates_and_x_default(site: Site, views: dict[str, SiteView]) -> None:
+    page = _page(site, "/fr/entrainement/")
+    assert views["fr"].hreflang(page) == [("fr", f"{BASE}/fr/entrainement/"), ("en", f"{BASE}/en/training/"),
+                                         ("x-default", f"{BASE}/")]
+    pair = _page(site, "/en/compare/pcie-vs-card/")
+    assert dict(views["en"].hreflang(pair))["fr"] == f"{BASE}/fr/comparer/pcie-vs-card/"
+
+
+def test_pages_kept_out_of_search_engines_have_no_alternates(site: Site, views: dict[str, SiteView]) -> None:
+    assert views["fr"].hreflang(_page(site, "/fr/recherche/")) == []
+    assert views["fr"].hreflang(_page(site, "/fr/404/")) == []
+
+
+def test_an_untranslated_page_has_no_link_to_the_other_language(tiny: Path) -> None:
+    (tiny / "content" / "fr" / "guides" / "seul.md").write_text(
+        '---\ntitle: "Seul"\ndescription: "Sans traduction."\nslug: seul\ntranslation_key: guide/alone\n'
+        "layout: guide\n---\nSeul.\n", encoding="utf-8")
+    site = load(Project(tiny), Options(search=False, parallel=False))
+    view = SiteView(site.languages["fr"], site.languages, site.library, site.dataset)
+    page = _page(site, "/fr/guides/seul/")
+    assert view.switcher(page) == [Link("Français", "/fr/guides/seul/", "fr"), Link("English", None, "en")]
+    assert view.hreflang(page) == []  # one language alone has no alternate
+
+
+def test_breadcrumbs_follow_the_layouts_parents(site: Site, views: dict[str, SiteView]) -> None:
+    fr = views["fr"]
+    assert fr.breadcrumbs(_page(site, "/fr/")) == []
+    assert fr.breadcrumbs(_page(site, "/fr/404/")) == []
+    assert fr.breadcrumbs(_page(site, "/fr/entrainement/")) == [Link("Accueil", "/fr/"),
+                                                                Link("GPU pour entraîner", None)]
+    # A GPU page: home › the catalogue › the page, its title typeset ("{model} : fiche").
+    assert fr.breadcrumbs(_page(site, "/fr/gpu/big/")) == [Link("Accueil", "/fr/"), Link("Les GPU", "/fr/gpu/"),
+                                                           Link(f"Big{NBSP}: fiche", None)]
+    assert views["en"].breadcrumbs(_page(site, "/en/guides/first-guide/"))[1] == Link("Guides", "/en/guides/")
+    assert [c.url for c in views["en"].breadcrumbs(_page(site, "/en/compare/big-vs-card/"))] == [
+        "/en/", "/en/compare/", None]
+
+
+def test_the_breadcrumb_schema_is_a_breadcrumb_list(site: Site, views: dict[str, SiteView]) -> None:
+    fr = views["fr"]
+    crumbs = fr.breadcrumbs(_page(site, "/fr/gpu/card/"))
+    schema = json.loads(str(fr.breadcrumb_schema(crumbs)))
+    assert schema["@context"] == "https://schema.org" and schema["@type"] == "BreadcrumbList"
+    items = schema["itemListElement"]
+    assert [item["position"] for item in items] == [1, 2, 3]
+    assert [item["name"] for item in items] == ["Accueil", "Les GPU", f"Card{NBSP}: fiche"]
+    assert [item.get("item") for item in items] == [f"{BASE}/fr/", f"{BASE}/fr/gpu/", None]  # the page itself: no link
+
+
+def test_the_compare_form_lists_every_gpu_with_a_pair_preselected(views: dict[str, SiteView]) -> None:
+    picker = views["en"].picker
+    assert picker["base"] == "/en/compare/"
+    for selected, options in enumerate(picker["options"]):
+        found = BeautifulSoup(str(options), "lxml").find_all("option")
+        assert [(o["value"], o["data-order"], o.get_text()) for o in found] == [
+            ("big", "0", "Big"), ("pcie", "1", "Pcie"), ("card", "2", "Card")]
+        assert [o["value"] for o in found if o.has_attr("selected")] == [found[selected]["value"]]
+
+
+def test_addresses_and_calls_to_action_come_from_the_site_settings(views: dict[str, SiteView]) -> None:
+    fr, en = views["fr"], views["en"]
+    assert fr.absolute("/fr/gpu/") == f"{BASE}/fr/gpu/"
+    assert fr.calls_to_action == {"sign_up": f"{BASE}/fr/inscription", "providers": f"{BASE}/fr/fournisseurs"}
+    assert en.calls_to_action == {"sign_up": None, "providers": None}  # not set for English: not shown
+    assert fr.language_names == {"fr": "Français", "en": "English"}
+    assert fr.gpu_order == {"big": 0, "pcie": 1, "card": 2}
+
+
+def test_the_view_reads_names_and_ui_strings_not_gpu_records(views: dict[str, SiteView]) -> None:
+    # Every page depends on what the view read: a GPU's record or price must not be among it, or
+    # a price change would re-render every page.
+    reads = views["fr"].reads.keys
+    assert {("ui-fr", "nav_home"), ("ui-fr", "nav_catalogue"), ("ui-en", "language_name"),
+            ("gpus", KEYS)} <= reads
+    assert not [read for read in reads if read[0] in ("gpus", "prices") and read[1] != KEYS]
+    assert not [read for read in reads if read[0] == "ui-en" and read[1] != "language_name"]
