@@ -21,12 +21,12 @@ def build_search_index(site_dir: Path, problems: Problems) -> None:
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        problems.error("data/site.yaml", 1, 1, f"the search index could not be built: {exc}",
+        problems.error(problems.root / "data" / "site.yaml", 1, 1, f"the search index could not be built: {exc}",
                        "install Pagefind: pip install 'pagefind[extended]'")
         return
     if result.returncode != 0:
         detail = (result.stderr or result.stdout).strip().splitlines()
-        problems.error("data/site.yaml", 1, 1,
+        problems.error(problems.root / "data" / "site.yaml", 1, 1,
                        f"the search index could not be built: {detail[-1] if detail else 'Pagefind failed'}",
                        "install Pagefind: pip install 'pagefind[extended]'")
     else:
