@@ -39,7 +39,7 @@ def _shortcode_rule(state: StateInline, silent: bool) -> bool:
     if not silent:
         token = state.push("shortcode", "", 0)
         token.content = src[start + 2:end].strip()
-        token.meta = {"source": src[start:end + 2]}
+        token.meta = {"source": src[start:end + 2], "offset": start}  # where in its block: its line
     state.pos = end + 2
     return True
 
@@ -105,7 +105,7 @@ def _evaluate_rule(state: StateCore) -> None:
     for index, block in enumerate(tokens):
         if block.type != "inline" or not block.children:
             continue
-        line = base_line + (block.map[0] if block.map else 0)
+        first_line = base_line + (block.map[0] if block.map else 0)
         shortcodes = [child for child in block.children if child.type == "shortcode"]
         alone = (len(block.children) == 1 and shortcodes and 0 < index < len(tokens) - 1
                  and tokens[index - 1].type == "paragraph_open")
@@ -127,6 +127,8 @@ def _evaluate_rule(state: StateCore) -> None:
             except ShortcodeError as exc:
                 if problems is None:
                     raise
+                # The block's text keeps its line breaks: the shortcode is on the line its offset is.
+                line = first_line + block.content.count("\n", 0, child.meta.get("offset", 0))
                 problems.error(source, line, 1, f"shortcode {child.meta['source']}: {exc}",
                                "see the list of shortcodes in README.md")
                 child.content = child.meta["source"]
