@@ -9,22 +9,33 @@ from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline.link import link
 from markdown_it.token import Token
+
+def _link_with_offset(state: StateInline, silent: bool) -> bool:
+    """markdown-it's link rule, noting where in its block each link starts (``meta["offset"]``)."""
+    start, first = state.pos, len(state.tokens)
+    if not link(state, silent):
+        return False
+    for token in state.tokens[first:]:
+        if token.type == "link_open" and "offset" not in token.meta:
+            token.meta["offset"] = start
+    return True
+
 
 def _source_lines(state: StateCore) -> None:
     """Give each link its line in the Markdown (``token.meta["line"]``, 0-based within the text).
 
-    Inline children carry no ``map``: count the line breaks before each link in its block.
+    Inline children carry no ``map``: the block's text keeps its line breaks (a code span's
+    content does not), so a link is on the line of its offset in that text.
     """
     for block in state.tokens:
         if block.type != "inline" or not block.map:
             continue
-        line = block.map[0]
         for child in block.children or []:
-            if child.type in ("softbreak", "hardbreak"):
-                line += 1
-            elif child.type == "link_open":
-                child.meta["line"] = line
+            if child.type == "link_open":
+                child.meta["line"] = block.map[0] + block.content.count("\n", 0, child.meta.get("offset", 0))
 
 
 def _link_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
@@ -36,7 +47,7 @@ def _link_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict
     href = str(token.attrGet("href") or "")
     line = env.get("line", 1) + token.meta.get("line", 0)
     parts = urlsplit(href)
-    if href.startswith(("http://", "https://", "//")):
+    if parts.scheme.lower() in ("http", "https") or href.startswith("//"):
         token.attrSet("rel", "noopener")
     elif not parts.scheme and parts.path.endswith(".md") and not parts.path.startswith("/"):
         resolved = _page_link(unquote(parts.path), parts.fragment, line, env)
@@ -70,5 +81,6 @@ def _page_link(md_path: str, fragment: str, line: int, env: dict) -> str | None:
 
 def links_plugin(md: MarkdownIt) -> None:
     """Plug link handling into a markdown-it parser."""
+    md.inline.ruler.at("link", _link_with_offset)
     md.core.ruler.push("source_lines", _source_lines)
     md.add_render_rule("link_open", _link_open)
