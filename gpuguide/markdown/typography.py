@@ -23,9 +23,6 @@ def _apply_rule(state: StateCore) -> None:
     if rule is None or rule is plain:
         return
     for block in state.tokens:
-        if block.type == "plain_table":  # the fast path for plain tables keeps its cells in meta
-            block.meta["header"] = [rule(cell) for cell in block.meta["header"]]
-            block.meta["rows"] = [[rule(cell) for cell in row] for row in block.meta["rows"]]
         if block.type != "inline" or not block.children:
             continue
         children = block.children
@@ -34,9 +31,13 @@ def _apply_rule(state: StateCore) -> None:
                 continue
             if (index and children[index - 1].type == "softbreak"
                     and child.content.startswith(_PUNCTUATION_AFTER_BREAK)):
-                space = rule(" " + child.content[0])[0]
-                if space != " ":
-                    children[index - 1] = Token("text", "", 0, content=space)
+                # The break read as a space before the punctuation: if the rule makes it a no-break
+                # space, the break goes and the text starts with that space (one, not two).
+                joined = rule(" " + child.content)
+                if not joined.startswith(" "):
+                    children[index - 1] = Token("text", "", 0, content="")
+                    child.content = joined
+                    continue
             child.content = rule(child.content)
 
 

@@ -19,12 +19,27 @@ from typing import Callable
 NBSP = "\u00a0"
 NNBSP = "\u202f"
 
-# A run of ordinary spaces (or tabs) before the punctuation; an existing no-break space is kept.
-_BEFORE_HIGH_PUNCTUATION = re.compile(r"[ \t]+([;!?])")
-_BEFORE_COLON = re.compile(r"[ \t]+:")
+# A run of spaces next to the punctuation. With an ordinary space in it (or none at all inside
+# guillemets) it becomes the one space the rule asks for; a no-break space the editor typed
+# (French keyboards do) is kept as typed: never a second one beside it.
+_SPACES = "[ \t\u00a0\u202f]"
+_BEFORE_HIGH_PUNCTUATION = re.compile("(" + _SPACES + r"+)([;!?])")
+_BEFORE_COLON = re.compile("(" + _SPACES + "+)(:)")
 # Also at the edge of a text token: « then a figure, a figure then » (shortcodes are their own tokens).
-_AFTER_OPENING_GUILLEMET = re.compile(r"«[ \t]*")
-_BEFORE_CLOSING_GUILLEMET = re.compile(r"[ \t]*»")
+_AFTER_OPENING_GUILLEMET = re.compile("(«)(" + _SPACES + "*)")
+_BEFORE_CLOSING_GUILLEMET = re.compile("(" + _SPACES + "*)(»)")
+
+
+def _typed_no_break(run: str) -> bool:
+    return bool(run) and " " not in run and "\t" not in run
+
+
+def _before(space: str) -> Callable[[re.Match[str]], str]:
+    return lambda match: match[0] if _typed_no_break(match[1]) else space + match[2]
+
+
+def _after(space: str) -> Callable[[re.Match[str]], str]:
+    return lambda match: match[0] if _typed_no_break(match[2]) else match[1] + space
 
 
 @functools.lru_cache(maxsize=16384)  # UI strings and titles repeat on every page
@@ -35,13 +50,15 @@ def french(text: str) -> str:
     True
     >>> french("10:30, https://example.com/a?b=c") == "10:30, https://example.com/a?b=c"  # no space: untouched
     True
+    >>> french("«\u00a0déjà\u00a0» ?") == french("« déjà » ?")  # typed no-break spaces are not doubled
+    True
     """
     if not any(char in text for char in ";!?:«»"):
         return text
-    text = _BEFORE_HIGH_PUNCTUATION.sub(NNBSP + r"\1", text)
-    text = _BEFORE_COLON.sub(NBSP + ":", text)
-    text = _AFTER_OPENING_GUILLEMET.sub("«" + NBSP, text)
-    return _BEFORE_CLOSING_GUILLEMET.sub(NBSP + "»", text)
+    text = _BEFORE_HIGH_PUNCTUATION.sub(_before(NNBSP), text)
+    text = _BEFORE_COLON.sub(_before(NBSP), text)
+    text = _AFTER_OPENING_GUILLEMET.sub(_after(NBSP), text)
+    return _BEFORE_CLOSING_GUILLEMET.sub(_before(NBSP), text)
 
 
 def plain(text: str) -> str:

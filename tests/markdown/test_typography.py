@@ -81,15 +81,11 @@ def test_already_typeset_punctuation_is_unchanged() -> None:
     assert _text(written) == written + "\n"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a line break typed before » becomes a no-break space and the "
-                                        "French rule adds another before », so readers see a double space")
 def test_a_line_break_typed_before_a_closing_guillemet_gives_one_no_break_space() -> None:
     paragraph = BeautifulSoup(_render("« Quoi\n» fin"), "html.parser").find("p").get_text()
     assert paragraph == f"«{NBSP}Quoi{NBSP}» fin"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: structure.typography.french adds a second no-break space inside "
-                                        "« » when the editor already typed one (as French keyboards do)")
 def test_guillemets_already_spaced_with_no_break_spaces_are_unchanged() -> None:
     written = f"«{NBSP}oui{NBSP}»"
     assert _text(written) == written + "\n"

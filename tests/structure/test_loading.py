@@ -1,0 +1,193 @@
+"""Loading pages with the content cache: an unchanged file is not parsed again, an edited one is;
+a broken file is reported with its file and line on every load, never cached; one file read again
+on its own gets the same URL."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from sites import tiny_project
+
+from gpuguide.errors import Problems
+from gpuguide.structure import loading
+from gpuguide.structure.data import load_dataset
+from gpuguide.structure.loading import ContentCache, load_library, read_page
+
+PAGE = ('---\ntitle: "{title}"\ndescription: D\nslug: {slug}\ntranslation_key: {slug}\nlayout: guide\n---\n'
+        "Body of {slug}.\n")
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    """Two languages, three small pages, one in a folder."""
+    folder = tmp_path / "content"
+    for path, slug in (("fr/alpha.md", "alpha"), ("fr/guides/bravo.md", "bravo"), ("en/alpha.md", "alpha")):
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(PAGE.format(title=slug.title(), slug=slug), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Every file whose front matter the loader parses, in order."""
+    parsed: list[Path] = []
+    real = loading.split_front_matter
+
+    def counting(text, path, problems):
+        parsed.append(Path(path))
+        return real(text, path, problems)
+
+    monkeypatch.setattr(loading, "split_front_matter", counting)
+    return parsed
+
+
+def load(content: Path, cache: ContentCache | None = None) -> tuple[dict[str, str], list[str]]:
+    """URL → title of every page, and every problem, as an editor reads them."""
+    problems = Problems(content.parent)
+    library = load_library(content, None, problems, cache)
+    return {page.url: page.meta.title for page in library.pages}, [str(problem) for problem in problems.items]
+
+
+def later(path: Path, old: str, new: str) -> None:
+    """Edit a file after a pause, so its times surely differ from those the cache recorded."""
+    time.sleep(0.01)
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+
+
+def test_without_a_dataset_every_language_folder_is_loaded(content: Path):
+    pages, problems = load(content)
+    assert problems == []
+    # The folder under the language starts the URL.
+    assert pages == {"/en/alpha/": "Alpha", "/fr/alpha/": "Alpha", "/fr/guides/bravo/": "Bravo"}
+
+
+def test_an_unchanged_file_is_not_parsed_again(content: Path, parses: list[Path]):
+    cache = ContentCache()
+    first = load(content, cache)
+    assert len(parses) == 3 and len(cache.sources) == 3
+    parses.clear()
+    assert load(content, cache) == first
+    assert parses == []
+
+
+def test_an_edited_file_is_parsed_again_and_only_it(content: Path, parses: list[Path]):
+    cache = ContentCache()
+    load(content, cache)
+    parses.clear()
+    later(content / "fr" / "alpha.md", 'title: "Alpha"', 'title: "Alpha 2"')
+    pages, problems = load(content, cache)
+    assert parses == [content / "fr" / "alpha.md"]
+    assert pages["/fr/alpha/"] == "Alpha 2" and pages["/en/alpha/"] == "Alpha" and problems == []
+
+
+def test_an_edit_of_the_same_size_with_its_old_mtime_restored_is_seen(content: Path):
+    cache = ContentCache()
+    load(content, cache)
+    path = content / "fr" / "alpha.md"
+    stat = os.stat(path)
+    later(path, 'title: "Alpha"', 'title: "Omega"')  # same length
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert load(content, cache)[0]["/fr/alpha/"] == "Omega"
+
+
+def test_a_file_saved_again_with_the_same_text_is_not_parsed_and_its_body_is_current(content: Path,
+                                                                                     parses: list[Path]):
+    cache = ContentCache()
+    load(content, cache)
+    path = content / "fr" / "alpha.md"
+    before = cache.sources[str(path)].state
+    parses.clear()
+    later(path, "Body", "Body")  # written again: new times, same text
+    problems = Problems(content.parent)
+    library = load_library(content, None, problems, cache)
+    assert parses == []
+    assert next(p for p in library.pages if p.source == path).body == "Body of alpha.\n"
+    # The cache now holds the new state: the next load does not even read the file.
+    assert cache.sources[str(path)].state != before
+
+
+def test_a_broken_file_is_reported_with_file_and_line_every_time_and_never_cached(content: Path,
+                                                                                parses: list[Path]):
+    cache = ContentCache()
+    broken = content / "fr" / "alpha.md"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("layout: guide", "layout: gide"), encoding="utf-8")
+    for _ in range(2):
+        pages, problems = load(content, cache)
+        assert "/fr/alpha/" not in pages and len(pages) == 2
+        # `layout:` is line 6 of the file; its value starts in column 9.
+        assert [p.split(" (")[0] for p in problems] == [
+            ("content/fr/alpha.md:6:9: error: `layout`: input should be 'home', 'use_case', 'catalogue', 'gpu', "
+            "'comparisons', 'comparison', 'models', 'model', 'guides', 'guide', 'methodology', 'search' or "
+            "'not_found', got 'gide'")]
+        assert str(broken) not in cache.sources
+    # Parsed on both loads: it was never taken from the cache.
+    assert parses.count(broken) == 2
+
+
+def test_the_unreadable_files_are_listed_by_language(content: Path):
+    (content / "en" / "empty.md").write_bytes(b"")
+    problems = Problems(content.parent)
+    library = load_library(content, None, problems)
+    assert library.unreadable == (("en", content / "en" / "empty.md"),)
+    assert [str(p) for p in problems.items] == [
+        "content/en/empty.md:1:1: error: the file is empty (add content or delete the file)"]
+
+
+def test_a_cached_page_still_knows_the_lines_of_its_fields(content: Path):
+    cache = ContentCache()
+    load(content, cache)
+    library = load_library(content, None, Problems(content.parent), cache)
+    alpha = next(p for p in library.pages if p.url == "/fr/alpha/")
+    assert alpha.front_matter.position(("slug",)).line == 4  # `slug:` is the file's fourth line
+    assert alpha.body_line == 8 and alpha.body == "Body of alpha.\n"
+
+
+def test_a_cache_entry_the_schema_no_longer_accepts_is_parsed_again(content: Path, parses: list[Path]):
+    cache = ContentCache()
+    load(content, cache)
+    path = str(content / "fr" / "alpha.md")
+    entry = cache.sources[path]
+    cache.sources[path] = entry._replace(meta={**entry.meta, "layout": "retired_layout"})  # an older schema's
+    parses.clear()
+    pages, problems = load(content, cache)
+    assert parses == [Path(path)] and pages["/fr/alpha/"] == "Alpha" and problems == []
+
+
+def test_the_saved_cache_works_for_its_key_only(content: Path, tmp_path: Path, parses: list[Path]):
+    cache = ContentCache()
+    load(content, cache)
+    saved = tmp_path / "cache" / "content.pickle"
+    cache.save(saved, "v1")
+    parses.clear()
+    assert load(content, ContentCache.load(saved, "v1"))[0]["/fr/guides/bravo/"] == "Bravo"
+    assert parses == []
+    assert ContentCache.load(saved, "v2").sources == {}  # another code version: nothing cached
+    saved.write_bytes(b"not a pickle")
+    assert ContentCache.load(saved, "v1").sources == {}
+
+
+def test_read_page_reads_one_file_again_with_its_folder(content: Path):
+    problems = Problems(content.parent)
+    bravo = read_page(content / "fr" / "guides" / "bravo.md", "fr", content, problems)
+    assert bravo is not None and bravo.url == "/fr/guides/bravo/" and problems.items == []
+    (content / "fr" / "guides" / "bravo.md").write_text("no front matter\n", encoding="utf-8")
+    assert read_page(content / "fr" / "guides" / "bravo.md", "fr", content, problems) is None
+    assert [p.split(" (")[0] for p in map(str, problems.items)] == [
+        "content/fr/guides/bravo.md:1:1: error: the page has no front matter"]
+
+
+def test_a_language_of_site_yaml_without_its_folder_names_the_fix(tmp_path: Path):
+    root = tiny_project(tmp_path / "tiny")
+    for path in sorted((root / "content" / "en").rglob("*"), reverse=True):
+        path.rmdir() if path.is_dir() else path.unlink()
+    (root / "content" / "en").rmdir()
+    problems = Problems(root)
+    dataset = load_dataset(root / "data", problems)
+    library = load_library(root / "content", dataset, problems)
+    [problem] = [p for p in problems.items if "no content folder" in p.message]
+    assert (problem.path, problem.line, problem.message) == ("content/en", 1, "no content folder for language `en`")
+    assert problem.hint is not None and "content/en/" in problem.hint and "remove `en` from data/site.yaml" in problem.hint
+    assert {page.lang for page in library.pages} == {"fr"}
