@@ -9,6 +9,20 @@ import signal
 
 _PR_SET_PDEATHSIG = 1
 
+#: The pid of the process that forked this one, noted in that process just before the fork: a
+#: worker compares it with its parent after asking, since an orphan may be adopted by any
+#: "subreaper" (systemd's user manager, a container's init), not only by pid 1.
+_forked_by: int | None = None
+
+
+def _note_forking_process() -> None:
+    global _forked_by
+    _forked_by = os.getpid()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_note_forking_process)
+
 
 def die_with_parent() -> None:
     """In a forked worker: ask the kernel to kill this process when its parent dies (Linux's
@@ -18,5 +32,7 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):
         return
-    if os.getppid() == 1:  # the parent died before the request took effect
+    # The parent died before the request took effect: this process was adopted by another one
+    # (not forked by Python: only adoption by init can be told).
+    if os.getppid() != _forked_by if _forked_by is not None else os.getppid() == 1:
         os._exit(1)

@@ -189,7 +189,10 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                     plan.keys[output], result.reads, digests.fingerprint(result.reads), result.size, result.mtime_ns,
                     frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link),
                     result.link_lines, result.card, rebuild.anchor_targets(output, result.parsed.links))
-            if rebuild.publish_mode(plan, len(written), len(pages), options.search) == "update":
+            # The search index is built again when a page was rendered, or when site/ has none (the
+            # last build ran with --no-search).
+            index_search_now = options.search and (bool(results) or not (project.site_dir / "pagefind").is_dir())
+            if rebuild.publish_mode(plan, len(written), len(pages), index_search_now) == "update":
                 changed_files = {**assets, **{relative: Path(path) for relative, path in new_cards.items()}}
                 for output in publish.update_changed(staging, project.site_dir, written, texts, changed_files, kept_cards):
                     stat = (project.site_dir / output).stat()  # same bytes: the old file stays, with its stat
@@ -200,7 +203,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                     site.problems.raise_if_errors(options.strict)
 
                 publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, assets,
-                                          index_search if options.search and results else None, card_files)
+                                          index_search if index_search_now else None, card_files)
             phases.done("publish")
         except BaseException:
             if staging is not None:

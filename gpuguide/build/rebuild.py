@@ -339,9 +339,10 @@ def plan(pages: tuple[Page, ...], cache: BuildCache, shared: str, templates: Tem
     return Plan(keys, render, reused)
 
 
-def publish_mode(plan: Plan, written: int, total: int, search: bool) -> Literal["update", "swap"]:
-    """Update site/ in place when a few pages changed (and the search index, if any, need not be
-    rebuilt); otherwise write the whole site beside it and swap."""
-    if plan.reused and (not search or not plan.render) and written <= total // 4:
+def publish_mode(plan: Plan, written: int, total: int, index_search: bool) -> Literal["update", "swap"]:
+    """Update site/ in place when a few pages changed and the search index need not be built
+    (``index_search``: a page was rendered, or site/ has no index yet); otherwise write the whole
+    site beside it, indexed, and swap."""
+    if plan.reused and not index_search and written <= total // 4:
         return "update"
     return "swap"

@@ -110,8 +110,11 @@ def _precision(precision: str, allowed: tuple[str, ...] = SERVING_PRECISIONS) ->
     return precision
 
 
-def _context(llm: "LlmModel", context: int) -> int:
-    """A context a shortcode may size: positive, and within the model's maximum context."""
+def _context(llm: "LlmModel", context: int | None) -> int:
+    """A context a shortcode may size: positive, and within the model's maximum context. Not given:
+    the reference context (8,192 tokens), never beyond the model's maximum."""
+    if context is None:
+        return min(sizing.REFERENCE_CONTEXT_TOKENS, llm.max_context_tokens)
     if context <= 0:
         raise ShortcodeError("`context` must be a positive number of tokens, e.g. 8192")
     if context > llm.max_context_tokens:
@@ -212,7 +215,7 @@ def _memory_up(needed: Any, ctx: ShortcodeContext) -> str:
 
 @shortcode
 def model_memory(ctx: ShortcodeContext, model: str, precision: str,
-                 context: int = sizing.REFERENCE_CONTEXT_TOKENS) -> str:
+                 context: int | None = None) -> str:
     """Memory to serve ``model`` at ``precision`` with ``context`` tokens (weights + KV cache), rounded UP.
 
     ``{{ model_memory model=llama-3-1-70b precision=bf16 context=8192 }}``; ``precision=native``
@@ -225,7 +228,7 @@ def model_memory(ctx: ShortcodeContext, model: str, precision: str,
 
 @shortcode
 def memory_share(ctx: ShortcodeContext, model: str, precision: str, gpu: str,
-                 context: int = sizing.REFERENCE_CONTEXT_TOKENS) -> str:
+                 context: int | None = None) -> str:
     """The share of one ``gpu``'s memory that ``model`` needs (weights + KV cache), rounded UP:
     ``{{ memory_share model=gpt-oss-120b precision=native gpu=h100-sxm }}`` → ``82 %``."""
     llm, record = _llm(ctx, model), _gpu(ctx, gpu)

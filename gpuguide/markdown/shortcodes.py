@@ -87,7 +87,7 @@ def evaluate(text: str, ctx: ShortcodeContext) -> str:
 def _convert(name: str, parameter: inspect.Parameter, raw: str) -> Any:
     kind = parameter.annotation
     try:
-        if kind in (int, "int"):
+        if kind in (int, "int", "int | None"):
             return int(raw)
         if kind in (float, "float"):
             return float(raw)

@@ -183,9 +183,6 @@ def test_model_memory_refuses_a_context_beyond_the_model_or_below_one(en):
         prose.model_memory(en, model="small-llm", precision="bf16", context=0)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: without `context=`, a model whose maximum context is under 8,192 "
-                                       "tokens is an error, though the default is documented as never beyond "
-                                       "the model's maximum")
 def test_model_memory_default_context_stays_within_the_model_maximum(en):
     expected = gb_up(BIG_PARAMS * 2 + 2048 * BIG_KV_PER_TOKEN)  # 1,342.14 GB → 1,343
     assert prose.model_memory(en, model="big-llm", precision="bf16") == f"{expected:,} GB"

@@ -131,9 +131,6 @@ def test_a_wrong_shortcode_says_what_would_work(project, call: str, message: str
     assert message in str(raised.value)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: model_memory/memory_share reject their own default context "
-                                        "(8,192) for a model whose maximum is shorter instead of sizing it at "
-                                        "its maximum, as README.md says ('never beyond the model's maximum')")
 def test_the_default_context_is_capped_at_the_model_maximum(project) -> None:
     # big-llm takes at most 2,048 tokens: without context=, it is sized at 2,048 (672 GB, see above).
     assert _spaces(evaluate("model_memory model=big-llm precision=native", _ctx(project, "en"))) == "672 GB"
