@@ -29,12 +29,17 @@ def _difference(high: Fraction, low: Fraction, higher_is_better: bool, language:
     """``25 % de plus`` / ``2,5 fois plus`` for a larger figure; ``27 % de moins`` for a lower price."""
     locale = language.locale
     if not higher_is_better:
-        saving = 1 - low / high
-        return language.ui("verdict_less", percent=formatting.percent(float(saving), locale))
+        return language.ui("verdict_less", percent=_per_cent(1 - low / high, locale))
     ratio = high / low
     if ratio >= MULTIPLE_FROM:
         return language.ui("verdict_times", ratio=formatting.ratio(float(ratio), locale))
-    return language.ui("verdict_more", percent=formatting.percent(float(ratio - 1), locale))
+    return language.ui("verdict_more", percent=_per_cent(ratio - 1, locale))
+
+
+def _per_cent(share: Fraction, locale: str) -> str:
+    """Whole per cent, or one decimal under 1 %: a lead is never "0 % more" (a difference within a
+    thousandth reads "nearly the same" before it gets here)."""
+    return formatting.percent(float(share), locale, 1 if share < Fraction(1, 100) else 0)
 
 
 def sentence(column: Column, first: tuple[str, Cell], second: tuple[str, Cell], language: Language) -> str | None:

@@ -128,17 +128,16 @@ def test_a_ratio_within_a_thousandth_is_nearly_the_same(dataset, en):
     assert say("memory", (a, None), (b, None), en) == "Memory: nearly the same, 80.03 GB (A) and 80 GB (B)."
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a difference under 0.5 % that is not within a thousandth "
-                                       "is written \"0% more\" (80.3 GB against 80 GB)")
 def test_a_tiny_lead_is_never_zero_per_cent_more(dataset, en):
     a, b = variant(dataset, "A", memory_gb=80.3), variant(dataset, "B", memory_gb=80)
-    assert "0% more" not in say("memory", (a, None), (b, None), en)
+    text = say("memory", (a, None), (b, None), en)
+    assert "0% more" not in text and "0.4% more" in text  # 80.3 ÷ 80 − 1 = 0.375 %: one decimal under 1 %
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a price one cent lower is written \"0% less\" ($2.88 against $2.89)")
 def test_a_tiny_saving_is_never_zero_per_cent_less(dataset, en):
     a, b = variant(dataset, "A"), variant(dataset, "B")
-    assert "0% less" not in say("price", (a, offer(2.88)), (b, offer(2.89)), en)
+    text = say("price", (a, offer(2.88)), (b, offer(2.89)), en)
+    assert "0% less" not in text and "0.3% less" in text  # 1 − 2.88 ÷ 2.89 = 0.35 %
 
 
 # --- figures one lacks, yes/no, neutral criteria -------------------------------------------------
