@@ -350,11 +350,15 @@ class Table:
     columns: tuple[Column, ...] = ()
 
 
+_ABSENT_BY_KEY = {absent.value: absent for absent in sizing.Absent}
+
+
 def make_cell(column: Column, gpu: Gpu, price: Price | None, language: Language) -> Cell:
     """One GPU's cell in one column, in one language."""
     value = column.value(gpu, price)
     if value is None:
-        return Cell(language.ui(column.missing_key), None)
+        # A column that says why its figure is missing ("No offer") puts the cell in that state.
+        return Cell(language.ui(column.missing_key), _ABSENT_BY_KEY.get(column.missing_key))
     if isinstance(value, sizing.Absent):
         return Cell(language.ui(value.value), value)
     text = column.format(value, language)

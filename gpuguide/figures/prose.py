@@ -161,14 +161,14 @@ def ratio(ctx: ShortcodeContext, a: str, b: str, column: str, style: str = "numb
     value_a = spec.value(_gpu(ctx, a), ctx.dataset.price(a))
     value_b = spec.value(_gpu(ctx, b), ctx.dataset.price(b))
     for value in (value_a, value_b):
-        if value is not None and value is not sizing.NOT_SUPPORTED and sizing.spec_ratio(value, 1) is None:
+        if value is not None and not isinstance(value, sizing.Absent) and sizing.spec_ratio(value, 1) is None:
             raise ShortcodeError(f"column `{column}` is not a number; use a figure such as bf16 or memory")
     result = sizing.spec_ratio(value_a, value_b)
     if result is None:
-        absent = value_a if value_a is None or value_a is sizing.NOT_SUPPORTED else value_b
-        raise ShortcodeError(f"`{a if absent is value_a else b}` has no `{column}` figure "
-                             f"({'not supported' if absent is sizing.NOT_SUPPORTED else 'not published'}): "
-                             "a ratio needs two published figures")
+        # Name the GPU without the figure, and why (not published, not supported, no offer…).
+        name, absent = (a, value_a) if value_a is None or isinstance(value_a, sizing.Absent) else (b, value_b)
+        why = "not published" if not isinstance(absent, sizing.Absent) else absent.value.replace("_", " ")
+        raise ShortcodeError(f"`{name}` has no `{column}` figure ({why}): a ratio needs two published figures")
     if style == "words":
         return formatting.spelled_out(round(result), ctx.locale)
     return formatting.ratio(float(result), ctx.locale)

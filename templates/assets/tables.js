@@ -13,12 +13,14 @@
   "use strict";
 
   var ARROWS = { none: "↕", ascending: "↑", descending: "↓" };
+  // The states of a cell without a figure (columns.Cell.state): sorted last either way.
+  var MISSING = ["not-published", "not-supported", "no-offer", "does-not-fit"];
 
   function cellKey(row, index) {
     var cell = row.cells[index];
     if (!cell) return { missing: true };
     if (cell.hasAttribute("data-value")) return { number: parseFloat(cell.getAttribute("data-value")) };
-    if (cell.classList.contains("not-published") || cell.classList.contains("not-supported")) return { missing: true };
+    if (MISSING.some(function (name) { return cell.classList.contains(name); })) return { missing: true };
     return { text: cell.textContent.trim() };
   }
 

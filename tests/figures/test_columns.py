@@ -223,8 +223,6 @@ def test_price_is_a_from_price_or_no_offer(dataset, fr, en):
     assert cells(dataset, "price", fr)["pcie"].text == "Aucune offre"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a price cell without an offer has state `not-published` (its text "
-                                       "says \"No offer\"), while price-performance cells say `no-offer`")
 def test_a_price_cell_without_an_offer_is_in_the_no_offer_state(dataset, en):
     assert cells(dataset, "usd_per_gb_hour", en)["pcie"].state == "no-offer"  # holds today
     assert cells(dataset, "price", en)["pcie"].state == "no-offer"

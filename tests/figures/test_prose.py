@@ -124,12 +124,10 @@ def test_ratio_refuses_what_is_not_two_figures(en, arguments, message):
     assert message in str(caught.value)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a ratio where one GPU has no offer, in a price-performance column, "
-                                       "says the column \"is not a number\" instead of naming the GPU")
 def test_ratio_with_a_gpu_without_an_offer_names_that_gpu(en):
     with pytest.raises(ShortcodeError) as caught:
         prose.ratio(en, a="pcie", b="big", column="usd_per_gb_hour")
-    assert "`pcie`" in str(caught.value) and "is not a number" not in str(caught.value)
+    assert "`pcie` has no `usd_per_gb_hour` figure (no offer)" in str(caught.value)
 
 
 def test_memory_range_from_smallest_to_largest(fr, en):
