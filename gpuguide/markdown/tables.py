@@ -41,6 +41,14 @@ def _captions_and_row_headers(state: StateCore) -> None:
     labels: list[str] = []
     column = 0
     for index, token in enumerate(tokens):
+        if token.type != "table_open" and token.nesting == 1 and "caption" in token.attrs:
+            # A caption line above something else than a table: an editor's slip, not an attribute.
+            token.attrs.pop("caption")
+            if "problems" in state.env and token.map:
+                state.env["problems"].error(
+                    state.env.get("source", "?"), state.env.get("line", 1) + max(token.map[0] - 1, 0), 1,
+                    "a `{caption=…}` line names the table right below it, but no table follows",
+                    "put the caption line directly above the table's header row, or remove it")
         if token.type == "heading_open" and index + 1 < len(tokens):
             heading = _heading_text(tokens[index + 1])
         elif token.type == "table_open":

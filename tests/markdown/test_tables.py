@@ -190,9 +190,20 @@ def test_region_open_without_a_hint(env: dict) -> None:
     assert not region.has_attr("aria-describedby")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a {caption=...} line above a paragraph or heading is put on "
-                                        "that element as an invalid `caption` attribute, silently")
 @pytest.mark.parametrize("block", ["Just a paragraph.\n", "## A heading\n"])
 def test_a_caption_line_above_something_else_than_a_table_leaves_no_attribute(block: str) -> None:
     soup = _soup('{caption="Lost"}\n' + block)
     assert soup.find(attrs={"caption": True}) is None
+
+
+def test_a_caption_line_above_something_else_than_a_table_is_reported_at_its_line() -> None:
+    from pathlib import Path
+
+    from gpuguide.errors import Problems
+
+    problems = Problems(Path("/project"))
+    # The page's body starts at line 5 of its file; the caption line is the body's third line.
+    _soup('Intro.\n\n{caption="Lost"}\nJust a paragraph.\n', problems=problems,
+          source=Path("/project/content/en/page.md"), line=5)
+    assert [(p.path, p.line) for p in problems.errors] == [("content/en/page.md", 7)]
+    assert "no table follows" in problems.errors[0].message
