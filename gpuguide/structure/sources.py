@@ -65,14 +65,16 @@ def walk_names(folder: Path, root: Path) -> tuple[list[str], list[tuple[str, str
     real_root = os.path.realpath(root)
     files: list[str] = []
     refused: list[tuple[str, str]] = []
-    seen: set[tuple[int, int]] = set()
 
-    def visit(current: str) -> None:
+    def visit(current: str, above: frozenset[tuple[int, int]]) -> None:
+        # A loop is a folder reached again below itself; a folder also reached through a link
+        # elsewhere (a sibling alias) is no loop, and is walked under both names.
         stat = os.stat(current)
-        if (stat.st_dev, stat.st_ino) in seen:
+        identity = (stat.st_dev, stat.st_ino)
+        if identity in above:
             refused.append((current, "the folder links back to a folder above it (a loop)"))
             return
-        seen.add((stat.st_dev, stat.st_ino))
+        above = above | {identity}
         try:
             with os.scandir(current) as listing:
                 entries = sorted(listing, key=lambda entry: entry.name)
@@ -89,12 +91,12 @@ def walk_names(folder: Path, root: Path) -> tuple[list[str], list[tuple[str, str
                     refused.append((entry.path, "the symbolic link leads nowhere (its target is missing)"))
                     continue
             if entry.is_dir():
-                visit(entry.path)
+                visit(entry.path, above)
             elif entry.is_file():
                 files.append(entry.path)
 
     if folder.is_dir():
-        visit(str(folder))
+        visit(str(folder), frozenset())
     return files, refused
 
 
@@ -142,14 +144,17 @@ def read_text(path: Path, problems: Problems) -> str | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        # In characters, as every other position: the valid text before the byte on its line.
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        column = len(raw[line_start:exc.start].decode("utf-8", "replace")) + 1
         problems.error(path, line, column, f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
                        "save it as UTF-8 in your editor")
         return None
+    text = text.removeprefix("\ufeff")  # a byte order mark is no content
     if not text.strip():
         problems.error(path, 1, 1, "the file is empty", "add content or delete the file")
         return None
-    return text.removeprefix("\ufeff")
+    return text
 
 
 # libyaml's parser (C) when PyYAML was built with it: five times faster on front matter, same

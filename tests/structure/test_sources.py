@@ -173,8 +173,6 @@ def test_an_empty_file_is_reported(tmp_path: Path, content: bytes):
     assert [str(p) for p in problems.items] == ["page.md:1:1: error: the file is empty (add content or delete the file)"]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a file holding only a byte order mark is returned as '' "
-                                       "instead of being reported as empty")
 def test_a_file_with_only_a_byte_order_mark_is_empty(tmp_path: Path):
     path = tmp_path / "page.md"
     path.write_bytes(b"\xef\xbb\xbf\n")
@@ -192,8 +190,6 @@ def test_invalid_utf8_names_the_line_and_the_byte(tmp_path: Path):
         "page.md:2:10: error: the file is not valid UTF-8 (byte 0xff) (save it as UTF-8 in your editor)"]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the column of an invalid UTF-8 byte counts bytes, not characters "
-                                       "(every other position is in characters)")
 def test_invalid_utf8_column_counts_characters(tmp_path: Path):
     path = tmp_path / "page.md"
     path.write_bytes("title: é".encode() + b"\xff\n")  # `é` is one character, two bytes
@@ -272,8 +268,6 @@ def test_broken_links_and_loops_are_refused_not_followed(tmp_path: Path):
     assert len(walk.files) == 4  # the real files, once each
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a real folder that a sibling symbolic link reached first is "
-                                       "refused as 'a loop' (it is neither a link nor a loop)")
 def test_a_real_folder_is_never_refused_as_a_loop(tmp_path: Path):
     content = _tree(tmp_path)
     os.symlink(content / "guides", content / "alias")  # `alias` sorts before `guides`
