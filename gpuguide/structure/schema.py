@@ -42,6 +42,41 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
+#: How pydantic names the member of a union (``str | ModelColumn``) an error is about, in its location.
+_PRIMITIVE_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "none", "date"})
+
+
+def _is_member_tag(part: Any) -> bool:
+    """A part of an error's location that names a union member or a validator, not a field (fields
+    are snake_case; members are type names: ``str``, ``ModelColumn``, ``function-after[…]``)."""
+    return isinstance(part, str) and (part in _PRIMITIVE_TAGS or part[:1].isupper() or "[" in part)
+
+
+def _one_per_union(errors: list[Any]) -> list[Any]:
+    """Pydantic reports a value that fits no member of a union once per member. When the value went
+    into one member (an error inside it), only that member's errors are kept; when it fits none,
+    one error says so, at the value."""
+    by_value: dict[tuple[Any, ...], list[Any]] = {}
+    kept: list[Any] = []
+    for error in errors:
+        loc = error["loc"]
+        tags = [index for index, part in enumerate(loc) if _is_member_tag(part)]
+        if not tags:
+            kept.append(error)
+            continue
+        by_value.setdefault(loc[:tags[0]], []).append(error)
+    for at, group in by_value.items():
+        inside = [error for error in group if len(error["loc"]) > len(at) + 1]
+        if inside:
+            kept.extend(inside)
+        elif len(group) == 1:
+            kept.append(group[0])
+        else:
+            kept.append({"loc": at, "type": "union_mismatch", "input": group[0].get("input"),
+                         "msg": "Input fits none of the forms this field takes"})
+    return kept
+
+
 def _field_name(loc: tuple[Any, ...]) -> str:
     names = [str(part) for part in loc if not isinstance(part, int)]
     return names[-1] if names else "value"
@@ -78,8 +113,8 @@ def validate(model: type[Model], document: YamlDocument, path: Path, problems: P
     try:
         return model.model_validate(data)
     except pydantic.ValidationError as exc:
-        for error in exc.errors():
-            loc = tuple(part for part in error["loc"] if not (isinstance(part, str) and "[" in part))
+        for error in _one_per_union(exc.errors()):
+            loc = tuple(part for part in error["loc"] if not _is_member_tag(part))
             pos = document.position(base + loc)
             field = _field_name(loc)
             kind = error["type"]
@@ -121,10 +156,13 @@ _HINTS = {
     "date_parsing": "write a date as YYYY-MM-DD",
     "date_type": "write a date as YYYY-MM-DD, without quotes",
     "bool_type": "write true or false",
+    "union_mismatch": "see the data fields described in README.md",
 }
 
 
 def _type_hint(model: type[BaseModel], loc: tuple[Any, ...], kind: str) -> str:
+    while loc and isinstance(loc[-1], int):  # an item of a list: the list's field describes it
+        loc = loc[:-1]
     owner = _model_at(model, loc)
     field = _field_name(loc)
     info = owner.model_fields.get(field) if owner else None
