@@ -94,7 +94,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
         lang_dir = content_dir / lang
         if not lang_dir.is_dir():
             problems.error(lang_dir, 1, 1, f"no content folder for language `{lang}`",
-                           f"create {lang_dir.as_posix()}/ or remove `{lang}` from data/site.yaml")
+                           f"create {problems.relative(lang_dir)}/ or remove `{lang}` from data/site.yaml")
             continue
         walk = walk_files(lang_dir, content_dir.parent)
         for path, reason in walk.refused:
