@@ -118,6 +118,21 @@ def test_sorting_is_numeric_with_not_published_last(page: Page, site_url: str, p
     assert values[-2:] == [None, None]
 
 
+@pytest.mark.parametrize(("path", "header"), [("/fr/inference-llm/", "Prix/h"), ("/en/llm-inference/", "Price/h")])
+def test_gpus_without_an_offer_sort_last_by_price_either_way(page: Page, site_url: str, path: str, header: str):
+    # data/prices.yaml has no offer for the L4, A10, RTX 4090, RTX 5090 and L40S: their price cell
+    # says so (class no-offer), and sorting by price puts them after every priced GPU, both ways.
+    open_page(page, site_url + path, 1280)
+    button = page.locator("#gpu-table").get_by_role("button", name=header)
+    for _ in ("ascending", "descending"):
+        button.click()
+        states = page.locator("#gpu-table tbody td:nth-child(9)").evaluate_all(
+            "cells => cells.map(c => c.classList.contains('no-offer'))")
+        prices = [float(v) for v in column_values(page, "9") if v is not None]
+        assert states == [False] * 6 + [True] * 5
+        assert prices == sorted(prices, reverse=_ == "descending")
+
+
 def test_sorting_by_formatted_numbers_uses_the_value_not_the_text(page: Page, site_url: str):
     # "1 307 TFLOPS" would sort before "312 TFLOPS" as text; as numbers it comes after.
     open_page(page, site_url + "/fr/entrainement-llm/", 1280)
