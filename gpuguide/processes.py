@@ -32,7 +32,8 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):
         return
-    # The parent died before the request took effect: this process was adopted by another one
-    # (not forked by Python: only adoption by init can be told).
-    if os.getppid() != _forked_by if _forked_by is not None else os.getppid() == 1:
+    # The parent died before the request took effect: this process was adopted by another one.
+    # (Not forked through Python's os.fork, only an adoption by init can be told.)
+    adopted = os.getppid() != _forked_by if _forked_by is not None else os.getppid() == 1
+    if adopted:
         os._exit(1)

@@ -13,6 +13,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline.link import link
 from markdown_it.token import Token
 
+
 def _link_with_offset(state: StateInline, silent: bool) -> bool:
     """markdown-it's link rule, noting where in its block each link starts (``meta["offset"]``)."""
     start, first = state.pos, len(state.tokens)
