@@ -34,6 +34,16 @@ def ensure_drawn(card: Card, cache: Path) -> str:
     return path
 
 
+def draw_again(card: Card, cache: Path) -> str:
+    """``ensure_drawn``, replacing the cached drawing (a new file: one written over through a hard
+    link from site/ is not trusted)."""
+    try:
+        os.unlink(os.path.join(cache, card.file_name))
+    except FileNotFoundError:
+        pass
+    return ensure_drawn(card, cache)
+
+
 def prune(cache: Path, keep: set[str]) -> None:
     """Remove the drawings no page of the site shows any more (a title changed, a new design)."""
     try:

@@ -107,7 +107,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         publish.recover(project.site_dir)
         inputs = rebuild.input_states(project)  # before reading anything: an edit from now on is seen next time
         manifest_options = asdict(options) | {"parallel": None}
-        if publish_site and keep is None and (last := rebuild.Manifest.unchanged(project, manifest_options, inputs)) is not None:
+        last = rebuild.Manifest.load(project) if publish_site else None
+        if keep is None and last is not None and last.unchanged(project, manifest_options, inputs):
             return Outcome(last.pages, 0, time.perf_counter() - started, list(last.warnings), unchanged=True)
 
         from gpuguide.build import cards
@@ -175,9 +176,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                          for output, card in [*((o, r.card) for o, r in results.items() if r.written),
                                               *([("index.html", root_card)] if root_card else [])]
                          if card is not None}
-            kept_cards = {cards.card_output(output): cards.ensure_drawn(entry.card, card_cache)
-                          for output, entry in plan.reused.items() if entry.card is not None}
-            card_files = {**kept_cards, **new_cards}
+            kept = {cards.card_output(output): entry.card for output, entry in plan.reused.items() if entry.card is not None}
             # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
             sitemap = cache.sitemap or sitemap_xml(site.library, config.base_url, list(config.languages))
             texts = {**extra, "sitemap.xml": sitemap, "robots.txt": robots_txt(config.base_url)}
@@ -192,9 +191,14 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             # The search index is built again when a page was rendered, or when site/ has none (the
             # last build ran with --no-search).
             index_search_now = options.search and (bool(results) or not (project.site_dir / "pagefind").is_dir())
+            # An unchanged page's card is in site/ as the last build left it (one stat each), or is
+            # drawn again: written over through its hard link, the cache's drawing is spoilt too.
+            intact = rebuild.unchanged_files(project.site_dir, last, kept)
+            redrawn = {relative: cards.draw_again(card, card_cache)
+                       for relative, card in kept.items() if relative not in intact}
             if rebuild.publish_mode(plan, len(written), len(pages), index_search_now) == "update":
-                changed_files = {**assets, **{relative: Path(path) for relative, path in new_cards.items()}}
-                for output in publish.update_changed(staging, project.site_dir, written, texts, changed_files, kept_cards):
+                changed_files = {**assets, **{relative: Path(path) for relative, path in {**new_cards, **redrawn}.items()}}
+                for output in publish.update_changed(staging, project.site_dir, written, texts, changed_files):
                     stat = (project.site_dir / output).stat()  # same bytes: the old file stays, with its stat
                     entries[output] = entries[output]._replace(size=stat.st_size, mtime_ns=stat.st_mtime_ns)
             else:
@@ -202,6 +206,9 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                     build_search_index(folder, site.problems)
                     site.problems.raise_if_errors(options.strict)
 
+                card_files = {**{relative: cards.ensure_drawn(kept[relative], card_cache) for relative in intact},
+                              **redrawn, **new_cards}
+                intact = {}  # linked again from the cache: their state is looked up
                 publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, assets,
                                           index_search if index_search_now else None, card_files)
             phases.done("publish")
@@ -216,9 +223,10 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         try:
             rebuild.BuildCache(shared, entries, sitemap).save(project)
             content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
-            cards.prune(card_cache, {os.path.basename(path) for path in card_files.values()})
-            others = [*texts, *assets, *card_files, *_search_files(project.site_dir, options.search)]
-            rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others),
+            cards.prune(card_cache, {card.file_name for card in kept.values()}
+                        | {os.path.basename(path) for path in new_cards.values()})
+            others = [*texts, *assets, *kept, *new_cards, *_search_files(project.site_dir, options.search)]
+            rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others, intact),
                              len(pages) + len(extra), warnings).save(project)
         except OSError as exc:
             shutil.rmtree(project.cache_dir, ignore_errors=True)  # no half-saved cache is trusted

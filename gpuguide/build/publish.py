@@ -197,11 +197,9 @@ def complete_and_swap(staging: Path, site_dir: Path, reused: Iterable[str], text
 
 
 def update_changed(staging: Path, site_dir: Path, written: Iterable[str], texts: dict[str, str],
-                   assets: dict[str, Path], kept: dict[str, str] | None = None) -> set[str]:
+                   assets: dict[str, Path]) -> set[str]:
     """Move into ``site/`` only the files whose bytes changed; returns the rendered pages that came
-    out the same (their old files stay, untouched). ``kept``: files that should be in ``site/``
-    already (the sharing cards of pages not rendered again: named by their content), copied only
-    where one is missing or its size differs (reading ten thousand cards twice took two seconds).
+    out the same (their old files stay, untouched).
 
     Which pages and assets exist is part of the build's global key: when it matched (the only case
     that comes here), site/ holds the same files as before, and none is to be deleted.
@@ -218,13 +216,6 @@ def update_changed(staging: Path, site_dir: Path, written: Iterable[str], texts:
         moves.append(output)
     others = {relative: text.encode("utf-8") for relative, text in texts.items()}
     others.update({relative: source.read_bytes() for relative, source in assets.items()})
-    for relative, source in (kept or {}).items():
-        try:
-            if os.stat(os.path.join(site_dir, relative)).st_size == os.stat(source).st_size:
-                continue
-        except OSError:
-            pass
-        others[relative] = Path(source).read_bytes()
     for relative, content in sorted(others.items()):
         try:
             if (site_dir / relative).read_bytes() == content:

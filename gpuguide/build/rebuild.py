@@ -127,37 +127,68 @@ class Manifest:
     FILE = "inputs.pickle"
 
     @staticmethod
-    def _key(options: dict[str, Any]) -> str:
-        return digest(CACHE_FORMAT, sys.version, library_versions(), sorted(options.items()))
+    def _key() -> str:
+        return digest(CACHE_FORMAT, sys.version, library_versions())
 
     @classmethod
-    def unchanged(cls, project: Project, options: dict[str, Any], inputs: dict[str, FileState | str]) -> "Manifest | None":
-        """The last build's manifest if nothing changed since it (then site/ is already right), else None."""
-        saved = pickled.load(project.cache_dir / cls.FILE, cls._key(options))
-        if not isinstance(saved, cls) or saved.inputs != inputs:
-            return None
+    def load(cls, project: Project) -> "Manifest | None":
+        """What the last successful build recorded, if anything."""
+        saved = pickled.load(project.cache_dir / cls.FILE, cls._key())
+        return saved if isinstance(saved, cls) else None
+
+    def unchanged(self, project: Project, options: dict[str, Any], inputs: dict[str, FileState | str]) -> bool:
+        """Nothing changed since that build (then site/ is already right): the same options and
+        inputs, and every file it wrote in site/ as it left it."""
+        if self.options != options or self.inputs != inputs:
+            return False
         site_dir = str(project.site_dir)
-        for relative, (size, mtime_ns) in saved.written.items():
+        for relative, (size, mtime_ns) in self.written.items():
             try:
                 stat = os.stat(os.path.join(site_dir, relative))
             except OSError:
-                return None
+                return False
             if stat.st_size != size or stat.st_mtime_ns != mtime_ns:
-                return None
-        return saved
+                return False
+        return True
 
     def save(self, project: Project) -> None:
-        pickled.save(project.cache_dir / self.FILE, self._key(self.options), self)
+        pickled.save(project.cache_dir / self.FILE, self._key(), self)
 
 
-def written_files(site_dir: Path, pages: dict[str, "PageEntry"], others: Iterable[str]) -> dict[str, tuple[int, int]]:
+def written_files(site_dir: Path, pages: dict[str, "PageEntry"], others: Iterable[str],
+                  known: dict[str, tuple[int, int]] | None = None) -> dict[str, tuple[int, int]]:
     """Size and modification time of every file of the site: the pages' are in their entries (taken
-    when written, or checked when reused), the few others are looked up."""
+    when written, or checked when reused), ``known`` ones were checked by this build, the others
+    are looked up."""
     files = {output: (entry.size, entry.mtime_ns) for output, entry in pages.items()}
+    known = known or {}
     for relative in others:
-        stat = (site_dir / relative).stat()
+        if relative in known:
+            files[relative] = known[relative]
+            continue
+        stat = os.stat(os.path.join(site_dir, relative))
         files[relative] = (stat.st_size, stat.st_mtime_ns)
     return files
+
+
+def unchanged_files(site_dir: Path, last: "Manifest | None", relatives: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """Of ``relatives``, the files of site/ still as the last build recorded them (one stat each),
+    with that state: an unchanged page's sharing card, which then needs no other check."""
+    if last is None:
+        return {}
+    found: dict[str, tuple[int, int]] = {}
+    folder = str(site_dir)
+    for relative in relatives:
+        recorded = last.written.get(relative)
+        if recorded is None:
+            continue
+        try:
+            stat = os.stat(os.path.join(folder, relative))
+        except OSError:
+            continue
+        if (stat.st_size, stat.st_mtime_ns) == recorded:
+            found[relative] = recorded
+    return found
 
 
 # --- Which pages to render -----------------------------------------------------------------------------

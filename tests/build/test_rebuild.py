@@ -7,6 +7,7 @@ the result with a clean full build of the same inputs: byte for byte.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from pathlib import Path
 
@@ -189,3 +190,22 @@ def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project
     a, b, c = (loaded.pages[f"en/{name}/index.html"].reads for name in "abc")
     assert a is c and a is not b  # equal lists of reads are one object once loaded
     assert a[0] is b[0]
+
+
+def test_an_unchanged_pages_card_touched_or_lost_in_site_is_put_back(project: Project, tmp_path: Path):
+    # A one-page edit updates site/ in place; the other pages' cards are trusted only if they are as
+    # the last build left them, else put back from the cache (drawn again if the cache lost it).
+    site = project.site_dir
+    touched, lost, redrawn = (site / "fr" / "gpu" / "og.png", site / "en" / "gpus" / "og.png",
+                              site / "fr" / "entrainement-llm" / "og.png")
+    touched.write_bytes(b"\x89PNG vandalised")
+    lost.unlink()
+    same_inode = [p for p in (project.cache_dir / "cards").iterdir() if p.stat().st_ino == redrawn.stat().st_ino]
+    assert same_inode, "a card in site/ is a hard link to its drawing in the cache"
+    same_inode[0].unlink()
+    redrawn.unlink()
+    edit(project.content_dir / "en" / "llm-training.md", "Training a model from scratch",
+         "Training a model from the ground up")
+    assert rebuild(project) == {"en/llm-training/index.html"}
+    assert fingerprint(site) == clean_build(project.root, tmp_path)
+    assert same_inode[0].is_file()  # drawn again into the cache
