@@ -21,25 +21,16 @@ NNBSP = "\u202f"
 
 # A run of spaces next to the punctuation. With an ordinary space in it (or none at all inside
 # guillemets) it becomes the one space the rule asks for; a no-break space the editor typed
-# (French keyboards do) is kept as typed: never a second one beside it.
-_SPACES = "[ \t\u00a0\u202f]"
-_BEFORE_HIGH_PUNCTUATION = re.compile("(" + _SPACES + r"+)([;!?])")
-_BEFORE_COLON = re.compile("(" + _SPACES + "+)(:)")
+# (French keyboards do) is kept as typed: never a second one beside it. (Plain substitutions,
+# no callback: the rule runs on every text of every French page.)
+# A whole run (from its start: linear on a long run of spaces) with an ordinary space in it.
+_SPACED = "(?<![ \t\u00a0\u202f])[\u00a0\u202f]*[ \t][ \t\u00a0\u202f]*+"
+_BEFORE_HIGH_PUNCTUATION = re.compile(_SPACED + "([;!?])")
+_BEFORE_COLON = re.compile(_SPACED + ":")
 # Also at the edge of a text token: « then a figure, a figure then » (shortcodes are their own tokens).
-_AFTER_OPENING_GUILLEMET = re.compile("(«)(" + _SPACES + "*)")
-_BEFORE_CLOSING_GUILLEMET = re.compile("(" + _SPACES + "*)(»)")
-
-
-def _typed_no_break(run: str) -> bool:
-    return bool(run) and " " not in run and "\t" not in run
-
-
-def _before(space: str) -> Callable[[re.Match[str]], str]:
-    return lambda match: match[0] if _typed_no_break(match[1]) else space + match[2]
-
-
-def _after(space: str) -> Callable[[re.Match[str]], str]:
-    return lambda match: match[0] if _typed_no_break(match[2]) else match[1] + space
+# Not when only no-break spaces follow « (or precede »).
+_AFTER_OPENING_GUILLEMET = re.compile("«(?![\u00a0\u202f]+(?:[^ \t\u00a0\u202f]|$))[ \t\u00a0\u202f]*")
+_BEFORE_CLOSING_GUILLEMET = re.compile("(?:" + _SPACED + "|(?<![ \t\u00a0\u202f]))»")
 
 
 @functools.lru_cache(maxsize=16384)  # UI strings and titles repeat on every page
@@ -55,10 +46,10 @@ def french(text: str) -> str:
     """
     if not any(char in text for char in ";!?:«»"):
         return text
-    text = _BEFORE_HIGH_PUNCTUATION.sub(_before(NNBSP), text)
-    text = _BEFORE_COLON.sub(_before(NBSP), text)
-    text = _AFTER_OPENING_GUILLEMET.sub(_after(NBSP), text)
-    return _BEFORE_CLOSING_GUILLEMET.sub(_before(NBSP), text)
+    text = _BEFORE_HIGH_PUNCTUATION.sub(NNBSP + r"\1", text)
+    text = _BEFORE_COLON.sub(NBSP + ":", text)
+    text = _AFTER_OPENING_GUILLEMET.sub("«" + NBSP, text)
+    return _BEFORE_CLOSING_GUILLEMET.sub(NBSP + "»", text)
 
 
 def plain(text: str) -> str:

@@ -60,3 +60,12 @@ def test_plain_is_the_identity_and_rules_are_found_by_their_site_yaml_name():
     assert plain(text) == text
     assert TYPOGRAPHY["plain"] is plain and TYPOGRAPHY["french"] is french
     assert set(TYPOGRAPHY) == {"plain", "french"}
+
+
+def test_a_very_long_run_of_spaces_is_one_space_and_is_read_once():
+    # Every pattern starts only where a run of spaces starts: 20,000 spaces took the old patterns
+    # seconds (each start in the run tried again), and a pasted page of blanks could hang a build.
+    assert french("Quoi" + " " * 20_000 + "?") == f"Quoi{NNBSP}?"
+    assert french("a" + " " * 20_000 + "b ?") == "a" + " " * 20_000 + f"b{NNBSP}?"  # a run before no punctuation
+    assert french("« " + " " * 20_000 + "oui" + "\t" * 20_000 + "»") == f"«{NBSP}oui{NBSP}»"
+    assert french(" " * 20_000 + "x") == " " * 20_000 + "x"  # no punctuation after the run: untouched
