@@ -131,7 +131,7 @@ class Manifest:
         return digest(CACHE_FORMAT, sys.version, library_versions())
 
     @classmethod
-    def load(cls, project: Project) -> "Manifest | None":
+    def load(cls, project: Project) -> Manifest | None:
         """What the last successful build recorded, if anything."""
         saved = pickled.load(project.cache_dir / cls.FILE, cls._key())
         return saved if isinstance(saved, cls) else None
@@ -155,7 +155,7 @@ class Manifest:
         pickled.save(project.cache_dir / self.FILE, self._key(), self)
 
 
-def written_files(site_dir: Path, pages: dict[str, "PageEntry"], others: Iterable[str],
+def written_files(site_dir: Path, pages: dict[str, PageEntry], others: Iterable[str],
                   known: dict[str, tuple[int, int]] | None = None) -> dict[str, tuple[int, int]]:
     """Size and modification time of every file of the site: the pages' are in their entries (taken
     when written, or checked when reused), ``known`` ones were checked by this build, the others
@@ -171,7 +171,7 @@ def written_files(site_dir: Path, pages: dict[str, "PageEntry"], others: Iterabl
     return files
 
 
-def unchanged_files(site_dir: Path, last: "Manifest | None", relatives: Iterable[str]) -> dict[str, tuple[int, int]]:
+def unchanged_files(site_dir: Path, last: Manifest | None, relatives: Iterable[str]) -> dict[str, tuple[int, int]]:
     """Of ``relatives``, the files of site/ still as the last build recorded them (one stat each),
     with that state: an unchanged page's sharing card, which then needs no other check."""
     if last is None:
@@ -303,7 +303,7 @@ class BuildCache:
     FILE = "pages.pickle"
 
     @classmethod
-    def load(cls, project: Project, key: str) -> "BuildCache":
+    def load(cls, project: Project, key: str) -> BuildCache:
         saved = pickled.load(project.cache_dir / cls.FILE, key)
         if not isinstance(saved, tuple) or len(saved) != 2:
             return cls(key)

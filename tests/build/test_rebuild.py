@@ -7,7 +7,6 @@ the result with a clean full build of the same inputs: byte for byte.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 from pathlib import Path
 
