@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from sites import ROOT, TINY, edit, tiny_project
+from sites import edit, tiny_project
 
 from gpuguide.errors import Problems
 from gpuguide.figures import columns
@@ -37,27 +36,6 @@ NB, NN = "\u00a0", "\u202f"  # no-break space, narrow no-break space
 B = 10**9
 GPUS = ["big", "pcie", "card"]
 
-
-@pytest.fixture(scope="module")
-def dataset(tmp_path_factory: pytest.TempPathFactory) -> Dataset:
-    """The tiny site's data with the real UI strings, loaded once for the file."""
-    data = tmp_path_factory.mktemp("columns") / "data"
-    shutil.copytree(TINY / "data", data)
-    shutil.copytree(ROOT / "data" / "ui", data / "ui")
-    problems = Problems(data.parent)
-    loaded = load_dataset(data, problems)
-    assert loaded is not None, [str(p) for p in problems.items]
-    return loaded
-
-
-@pytest.fixture(scope="module")
-def fr(dataset):
-    return dataset.languages()["fr"]
-
-
-@pytest.fixture(scope="module")
-def en(dataset):
-    return dataset.languages()["en"]
 
 
 def cells(dataset: Dataset, column: object, language) -> dict[str, Cell]:

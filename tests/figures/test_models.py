@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import shutil
 from fractions import Fraction
 
 import pytest
-from sites import ROOT, TINY
 
-from gpuguide.errors import Problems
 from gpuguide.figures import models, sizing
-from gpuguide.structure.data import Dataset, DiffusionModel, LlmModel, load_dataset
+from gpuguide.structure.data import DiffusionModel, LlmModel
 
 NB, NN = "\u00a0", "\u202f"
 GB = 10**9
@@ -25,27 +22,6 @@ SMALL_KV_PER_TOKEN = 32 * 2 * 8 * 128 * 2  # layers × (key, value) × KV heads 
 BIG_PARAMS, BIG_ACTIVE = 671_000_000_000, 37_000_000_000
 BIG_KV_PER_TOKEN = 61 * 576 * 2  # latent attention: 576 elements a layer
 
-
-@pytest.fixture(scope="module")
-def dataset(tmp_path_factory: pytest.TempPathFactory) -> Dataset:
-    """The tiny site's data with the real UI strings, loaded once for the file."""
-    data = tmp_path_factory.mktemp("models") / "data"
-    shutil.copytree(TINY / "data", data)
-    shutil.copytree(ROOT / "data" / "ui", data / "ui")
-    problems = Problems(data.parent)
-    loaded = load_dataset(data, problems)
-    assert loaded is not None, [str(p) for p in problems.items]
-    return loaded
-
-
-@pytest.fixture(scope="module")
-def fr(dataset):
-    return dataset.languages()["fr"]
-
-
-@pytest.fixture(scope="module")
-def en(dataset):
-    return dataset.languages()["en"]
 
 
 @pytest.fixture(scope="module")

@@ -4,28 +4,11 @@ small hand-made records."""
 
 from __future__ import annotations
 
-import shutil
 from fractions import Fraction
 
-import pytest
-from sites import ROOT, TINY
-
-from gpuguide.errors import Problems
 from gpuguide.figures import sizing
 from gpuguide.figures.records import gpu_spec, gpu_specs, model_shape, throughput
-from gpuguide.structure.data import Dataset, Gpu, LlmModel, load_dataset
-
-
-@pytest.fixture(scope="module")
-def dataset(tmp_path_factory: pytest.TempPathFactory) -> Dataset:
-    """The tiny site's data (three GPUs, two language models), with the real UI strings, loaded once."""
-    data = tmp_path_factory.mktemp("records") / "data"
-    shutil.copytree(TINY / "data", data)
-    shutil.copytree(ROOT / "data" / "ui", data / "ui")
-    problems = Problems(data.parent)
-    loaded = load_dataset(data, problems)
-    assert loaded is not None, [str(p) for p in problems.items]
-    return loaded
+from gpuguide.structure.data import Gpu, LlmModel
 
 
 def llm(**fields: object) -> LlmModel:

@@ -6,39 +6,13 @@ percentages are worked out here from the specifications."""
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 
-import pytest
-from sites import ROOT, TINY
-
-from gpuguide.errors import Problems
 from gpuguide.figures import verdicts
 from gpuguide.figures.columns import COLUMNS, build_table, make_cell
-from gpuguide.structure.data import Dataset, Gpu, Price, load_dataset
+from gpuguide.structure.data import Dataset, Gpu, Price
 
 NB, NN = "\u00a0", "\u202f"
 
-
-@pytest.fixture(scope="module")
-def dataset(tmp_path_factory: pytest.TempPathFactory) -> Dataset:
-    """The tiny site's data with the real UI strings, loaded once for the file."""
-    data = tmp_path_factory.mktemp("verdicts") / "data"
-    shutil.copytree(TINY / "data", data)
-    shutil.copytree(ROOT / "data" / "ui", data / "ui")
-    problems = Problems(data.parent)
-    loaded = load_dataset(data, problems)
-    assert loaded is not None, [str(p) for p in problems.items]
-    return loaded
-
-
-@pytest.fixture(scope="module")
-def fr(dataset):
-    return dataset.languages()["fr"]
-
-
-@pytest.fixture(scope="module")
-def en(dataset):
-    return dataset.languages()["en"]
 
 
 def variant(dataset: Dataset, name: str, **fields: object) -> Gpu:
