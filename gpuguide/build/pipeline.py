@@ -197,6 +197,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             redrawn = {relative: cards.draw_again(card, card_cache)
                        for relative, card in kept.items() if relative not in intact}
             if rebuild.publish_mode(plan, len(written), len(pages), index_search_now) == "update":
+                known_states = intact  # untouched: still as the last build recorded them
                 changed_files = {**assets, **{relative: Path(path) for relative, path in {**new_cards, **redrawn}.items()}}
                 for output in publish.update_changed(staging, project.site_dir, written, texts, changed_files):
                     stat = (project.site_dir / output).stat()  # same bytes: the old file stays, with its stat
@@ -208,7 +209,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
 
                 card_files = {**{relative: cards.ensure_drawn(kept[relative], card_cache) for relative in intact},
                               **redrawn, **new_cards}
-                intact = {}  # linked again from the cache: their state is looked up
+                known_states = {}  # every card is linked again from the cache: its state is looked up
                 publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, assets,
                                           index_search if index_search_now else None, card_files)
             phases.done("publish")
@@ -226,7 +227,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             cards.prune(card_cache, {card.file_name for card in kept.values()}
                         | {os.path.basename(path) for path in new_cards.values()})
             others = [*texts, *assets, *kept, *new_cards, *_search_files(project.site_dir, options.search)]
-            rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others, intact),
+            rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others, known_states),
                              len(pages) + len(extra), warnings).save(project)
         except OSError as exc:
             shutil.rmtree(project.cache_dir, ignore_errors=True)  # no half-saved cache is trusted
