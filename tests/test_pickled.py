@@ -123,3 +123,95 @@ def test_a_value_that_cannot_be_pickled_keeps_the_old_file(tmp_path: Path):
         pickled.save(path, "k", lambda: None)  # a lambda cannot be pickled
     assert os.listdir(tmp_path) == ["c.pickle"]
     assert pickled.load(path, "k") == "old"
+
+
+# --- Journal: entries saved incrementally -------------------------------------------------------------
+
+def _journal(tmp_path: Path, key: str = "k") -> pickled.Journal:
+    return pickled.Journal.load(tmp_path / "j.pickle", key)
+
+
+def test_a_journal_saved_then_loaded_gives_back_its_entries_and_extras(tmp_path: Path):
+    journal = _journal(tmp_path)
+    assert journal.entries == {} and journal.extras == {}  # nothing saved yet
+    entries = {f"page-{n}": ("entry", n) for n in range(100)}
+    journal.save(entries, {"sitemap": "<urlset/>"})
+    loaded = _journal(tmp_path)
+    assert loaded.entries == entries and loaded.extras == {"sitemap": "<urlset/>"}
+
+
+def test_a_later_save_appends_only_the_entries_that_changed(tmp_path: Path):
+    path = tmp_path / "j.pickle"
+    entries = {f"page-{n}": ("entry", f"{n:0200d}", n) for n in range(1000)}  # 200 bytes each, all different
+    _journal(tmp_path).save(entries, {"sitemap": "s" * 5000})
+    before = path.read_bytes()
+    loaded = _journal(tmp_path)
+    kept = dict(loaded.entries)  # the very objects loaded: unchanged
+    kept["page-3"] = ("entry", "edited", 3)
+    kept["page-new"] = ("entry", "added", -1)
+    del kept["page-7"]
+    loaded.save(kept, {"sitemap": "s" * 5000})
+    after = path.read_bytes()  # what was saved, then two entries and one name (not the unchanged sitemap)
+    assert after.startswith(before) and len(after) - len(before) < 300
+    again = _journal(tmp_path)
+    assert again.entries == kept and "page-7" not in again.entries
+    assert again.extras == {"sitemap": "s" * 5000}
+
+
+def test_an_entry_equal_but_not_the_one_loaded_is_written_again(tmp_path: Path):
+    # Changes are found by identity (cheap for ten thousand entries): an equal copy is written, harmlessly.
+    path = tmp_path / "j.pickle"
+    _journal(tmp_path).save({"a": ("entry", 1)}, {})
+    loaded = _journal(tmp_path)
+    size = path.stat().st_size
+    loaded.save({"a": ("entry", 1)}, {})
+    assert path.stat().st_size > size and _journal(tmp_path).entries == {"a": ("entry", 1)}
+
+
+def test_extras_that_change_are_appended(tmp_path: Path):
+    journal = _journal(tmp_path)
+    journal.save({"a": 1}, {"records": {"x": "d1"}, "sitemap": "old"})
+    journal = _journal(tmp_path)
+    journal.save(dict(journal.entries), {"records": {"x": "d2"}, "sitemap": "old"})
+    assert _journal(tmp_path).extras == {"records": {"x": "d2"}, "sitemap": "old"}
+
+
+def test_appended_records_that_outgrow_half_the_first_are_written_whole_again(tmp_path: Path):
+    path = tmp_path / "j.pickle"
+    entries = {f"page-{n}": n for n in range(50)}
+    journal = _journal(tmp_path)
+    journal.save(entries, {})
+    first = path.stat().st_size
+    for round_number in range(40):  # each save changes five entries; the same journal goes on appending
+        entries = {**entries, **{f"page-{n}": round_number * 100 + n for n in range(5)}}
+        journal.save(entries, {})
+        assert path.stat().st_size <= first + first // 2 + 200  # never more than half again, plus one record
+    assert _journal(tmp_path).entries == entries
+
+
+@pytest.mark.parametrize("cut", [1, 4, 8, 20])
+def test_a_journal_whose_last_record_is_cut_short_is_no_cache(tmp_path: Path, cut: int):
+    # A build killed while appending: the whole file is untrusted (the pages are rendered again).
+    path = tmp_path / "j.pickle"
+    _journal(tmp_path).save({"a": 1, "b": 2}, {})
+    loaded = _journal(tmp_path)
+    loaded.save({"a": 1, "b": 3}, {})
+    path.write_bytes(path.read_bytes()[:-cut])
+    assert _journal(tmp_path).entries == {}
+
+
+def test_a_journal_saved_for_another_key_is_empty_and_then_written_whole(tmp_path: Path):
+    path = tmp_path / "j.pickle"
+    _journal(tmp_path, "global-key-1").save({"a": 1}, {})
+    other = _journal(tmp_path, "global-key-2")
+    assert other.entries == {}
+    other.save({"b": 2}, {})
+    assert _journal(tmp_path, "global-key-2").entries == {"b": 2}
+    assert _journal(tmp_path, "global-key-1").entries == {}
+
+
+@pytest.mark.parametrize("data", [b"", b"garbage!", b"\x05\x00\x00\x00\x00\x00\x00\x00\x80\x05garb"])
+def test_a_corrupt_journal_is_empty(tmp_path: Path, data: bytes):
+    (tmp_path / "j.pickle").write_bytes(data)
+    assert _journal(tmp_path).entries == {}
+    assert gc.isenabled()
