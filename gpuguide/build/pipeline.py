@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from gpuguide.structure.language import Language
     from gpuguide.structure.library import Library
     from gpuguide.structure.loading import ContentCache
+    from gpuguide.structure.sources import FileState
 
 log = logging.getLogger("gpuguide")
 
@@ -62,8 +63,10 @@ class Outcome:
     unchanged: bool = False  # nothing changed since the last build: nothing was loaded
 
 
-def load(project: Project, options: Options, content_cache: ContentCache | None = None) -> Site:
-    """Read and validate data and content; raise BuildFailed with every problem found."""
+def load(project: Project, options: Options, content_cache: ContentCache | None = None,
+         states: dict[str, FileState | str] | None = None) -> Site:
+    """Read and validate data and content; raise BuildFailed with every problem found. ``states``:
+    the input files' states taken before reading anything (``rebuild.input_states``)."""
     from gpuguide.figures.columns import check_columns
     from gpuguide.structure.data import load_dataset
     from gpuguide.structure.loading import load_library
@@ -72,7 +75,7 @@ def load(project: Project, options: Options, content_cache: ContentCache | None 
 
     problems = Problems(project.root)
     dataset = load_dataset(project.data_dir, problems)
-    library = load_library(project.content_dir, dataset, problems, content_cache, options.parallel)
+    library = load_library(project.content_dir, dataset, problems, content_cache, options.parallel, states)
     if dataset is not None:
         check_pages(library, dataset, problems)
         check_columns(library, dataset, problems)
@@ -123,7 +126,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         # none that walks it afterwards (``collector``: a third of a one-page edit at 10,000 pages).
         with collector.paused():
             content_cache = ContentCache.load(project.cache_dir / "content.pickle", rebuild.code_version())
-            site = load(project, options, content_cache)
+            site = load(project, options, content_cache, inputs)
             phases.done("load and validate")
 
             renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems,
@@ -138,7 +141,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             templates = rebuild.TemplateDigests(renderer.template_sources, renderer.template_references)
             plan = rebuild.plan(pages, cache, shared, templates, digests, project.site_dir, reuse=publish_site)
             phases.done(f"plan ({len(plan.reused)} reusable)")
-        until_the_end.enter_context(collector.frozen())
+            # Frozen before the collector resumes: its first pass would otherwise walk all of it once.
+            until_the_end.enter_context(collector.frozen())
 
         staging = publish.staging_dir(project.site_dir) if publish_site else None
         card_cache = project.cache_dir / cards.FOLDER
@@ -185,7 +189,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             for output in written:
                 result = results[output]
                 entries[output] = rebuild.PageEntry(
-                    plan.keys[output], result.reads, digests.fingerprint(result.reads), result.size, result.mtime_ns,
+                    plan.keys[output], result.reads, result.size, result.mtime_ns,
                     frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link),
                     result.link_lines, result.card, rebuild.anchor_targets(output, result.parsed.links))
             # The search index is built again when a page was rendered, or when site/ has none (the
@@ -222,7 +226,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         # that cannot be saved (a full disk) only means the next build is a full one.
         warnings = _warnings(site)
         try:
-            rebuild.BuildCache(shared, entries, sitemap).save(project)
+            cache.pages, cache.sitemap, cache.records = entries, sitemap, digests.table
+            cache.save(project)
             content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
             cards.prune(card_cache, {card.file_name for card in kept.values()}
                         | {os.path.basename(path) for path in new_cards.values()})

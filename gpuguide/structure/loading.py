@@ -14,7 +14,7 @@ import multiprocessing as mp
 import os
 import re
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from pydantic import ValidationError
@@ -51,27 +51,33 @@ ParsedSources = dict[str, ParsedSource]
 
 class ContentCache:
     """Each Markdown file's front matter as last parsed and validated, so a load parses only the files
-    whose state changed. Valid for one code version; saved as plain tuples (pickle reads those in C)."""
+    whose state changed. Valid for one code version; saved as plain tuples (pickle reads those in C),
+    as a ``pickled.Journal``: a build after an edit appends the entries of the files it parsed."""
 
-    def __init__(self, sources: ParsedSources | None = None):
+    def __init__(self, sources: ParsedSources | None = None, journal: pickled.Journal | None = None):
         self.sources: ParsedSources = sources or {}
+        self._journal = journal
 
     @classmethod
     def load(cls, path: Path, key: str) -> "ContentCache":
-        saved = pickled.load(path, key)
-        if not isinstance(saved, dict):
-            return cls()
+        journal = pickled.Journal.load(path, key)
         try:
-            return cls({source: ParsedSource(FileState(*entry[0]), *entry[1:]) for source, entry in saved.items()})
+            sources = {source: ParsedSource(FileState(*entry[0]), *entry[1:]) for source, entry in journal.entries.items()}
         except TypeError:  # written by another version of this class
             return cls()
+        journal.entries = dict(sources)  # what a later save compares with: ``load_library`` keeps these objects
+        return cls(sources, journal)
 
     def save(self, path: Path, key: str) -> None:
-        pickled.save(path, key, {source: (tuple(entry.state), *entry[1:]) for source, entry in self.sources.items()})
+        journal = self._journal
+        if journal is None or journal.path != path or journal.key != key:
+            journal = self._journal = pickled.Journal(path, key)
+        journal.save(self.sources, {}, lambda entry: (tuple(entry.state), *entry[1:]))
 
 
 def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
-                 cache: ContentCache | None = None, parallel: bool = False) -> Library:
+                 cache: ContentCache | None = None, parallel: bool = False,
+                 states: Mapping[str, FileState | str] | None = None) -> Library:
     """Read every Markdown file of every configured language; report every problem found.
 
     Without a valid dataset (its errors are already reported) pages are still read and validated
@@ -79,7 +85,8 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     a file whose state or text is unchanged is not parsed again; the cache is left holding exactly
     the files that loaded without a problem. With ``parallel`` and nothing cached
     (a cold build of ten thousand pages), files are parsed on every core: worker processes parse
-    all but the first share, which this process parses meanwhile.
+    all but the first share, which this process parses meanwhile. ``states``: the files' states the
+    build took before reading anything (``rebuild.input_states``), not taken again.
     """
     parsed = cache.sources if cache is not None else None
     previous = dict(parsed) if parsed is not None else {}
@@ -90,6 +97,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     languages = (list(dataset.config.languages) if dataset is not None
                  else sorted(p.name for p in content_dir.iterdir() if p.is_dir()) if content_dir.is_dir() else [])
     files: list[tuple[str, Path]] = []
+    lang_dirs = {lang: content_dir / lang for lang in languages}
     for lang in languages:
         lang_dir = content_dir / lang
         if not lang_dir.is_dir():
@@ -117,9 +125,9 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
             if index == own:  # the workers' share: loaded from what they parsed
                 for chunk in found:
                     previous.update((str(parsed_path), source) for parsed_path, source in chunk if source is not None)
-            page = _load_page(path, lang, problems, previous, parsed)
+            page = _load_page(path, lang, problems, previous, parsed, states)
             if page is not None:
-                page.folder = _folder(path, content_dir / lang, problems)
+                page.folder = _folder(path, lang_dirs[lang], problems)
                 pages.append(page)
             else:
                 unreadable.append((lang, path))
@@ -171,9 +179,11 @@ def _parse_chunk(paths: list[Path]) -> list[tuple[Path, ParsedSource | None]]:
 
 
 def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSources,
-               parsed: ParsedSources | None) -> Page | None:
+               parsed: ParsedSources | None, states: Mapping[str, FileState | str] | None = None) -> Page | None:
     known = previous.get(str(path))
-    state = file_state(path)  # before reading: an edit saved meanwhile shows as a change next time
+    # Taken before reading: an edit saved meanwhile shows as a change next time.
+    taken = states.get(str(path)) if states is not None else None
+    state = taken if isinstance(taken, FileState) else file_state(path)
     if known is not None and known.state == state:
         page = _cached_page(path, lang, known)
         if page is not None:

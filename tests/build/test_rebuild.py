@@ -109,6 +109,36 @@ def test_editing_one_page_renders_that_page(project: Project, tmp_path: Path):
     assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
 
 
+def test_edits_in_a_row_append_to_the_caches_and_each_renders_only_what_it_changed(project: Project, tmp_path: Path):
+    # The build and content caches are journals: a one-page edit appends that page's entries. Edits
+    # in a row, then a price change (the records' digests change), each read the appended state back.
+    caches = {name: project.cache_dir / name for name in ("pages.pickle", "content.pickle")}
+    saved = {name: path.read_bytes() for name, path in caches.items()}
+    edit(project.content_dir / "en" / "llm-training.md", "Training a model from scratch",
+         "Training a model from the ground up")
+    assert rebuild(project) == {"en/llm-training/index.html"}
+    edit(project.content_dir / "en" / "llm-inference.md", "## What matters", "One more paragraph.\n\n## What matters")
+    assert rebuild(project) == {"en/llm-inference/index.html"}
+    for name, path in caches.items():
+        now = path.read_bytes()  # two records appended after what was saved, not the whole written again
+        assert now.startswith(saved[name]) and len(now) - len(saved[name]) < len(saved[name]) // 4, name
+    edit(project.data_dir / "prices.yaml", "h100-sxm: 2.88", "h100-sxm: 2.79")
+    rendered = rebuild(project)
+    assert "fr/gpu/h100-sxm/index.html" in rendered and "fr/gpu/b300/index.html" not in rendered
+    assert rebuild(project) == set()
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
+def test_the_reads_that_changed_are_those_added_removed_or_changed():
+    from gpuguide.build.rebuild import RecordDigests
+
+    digests = RecordDigests.__new__(RecordDigests)  # the table alone: what ``changed_since`` compares
+    digests.table = {("gpus", "a100"): "d1", ("gpus", "h100"): "d2-new", ("ui-en", "title"): "d3"}
+    last = {("gpus", "a100"): "d1", ("gpus", "h100"): "d2", ("gpus", "b200"): "d4"}
+    assert digests.changed_since(last) == {("gpus", "h100"), ("ui-en", "title"), ("gpus", "b200")}
+    assert digests.changed_since(dict(digests.table)) == frozenset()
+
+
 def test_a_page_touched_in_site_is_rendered_again(project: Project):
     page = project.site_dir / "fr" / "gpu" / "index.html"
     page.write_text("vandalised", encoding="utf-8")
@@ -180,12 +210,12 @@ def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project
 
     saved = BuildCache.load(project, "key")  # another key: nothing
     assert saved.pages == {}
-    entries = {output: PageEntry(f"k{n}", (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), "f", n, n, frozenset({"main"}),
+    entries = {output: PageEntry(f"k{n}", (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), n, n, frozenset({"main"}),
                                  ("#main",), {"#main": 3}) for n, output in enumerate(["en/a/index.html", "en/b/index.html",
                                                                                       "en/c/index.html"])}
-    BuildCache("key", entries, "<urlset/>").save(project)
+    BuildCache("key", entries, "<urlset/>", {("gpus", "h100-sxm"): "d1"}).save(project)
     loaded = BuildCache.load(project, "key")
-    assert loaded.pages == entries and loaded.sitemap == "<urlset/>"
+    assert loaded.pages == entries and loaded.sitemap == "<urlset/>" and loaded.records == {("gpus", "h100-sxm"): "d1"}
     a, b, c = (loaded.pages[f"en/{name}/index.html"].reads for name in "abc")
     assert a is c and a is not b  # equal lists of reads are one object once loaded
     assert a[0] is b[0]
