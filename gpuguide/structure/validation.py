@@ -71,14 +71,17 @@ def _unique_keys_and_urls(library: Library, problems: Problems) -> None:
 def _reserved_pages(library: Library, dataset: Dataset, problems: Problems) -> None:
     """The pages the renderer links to from every page: exactly one per layout and language."""
     content_dir = problems.root / "content"
+    candidates: dict[tuple[str, str], list[Page]] = {}  # (language, layout) → its pages, in one pass
+    for page in library.pages:
+        if not page.meta.draft:
+            candidates.setdefault((page.lang, page.meta.layout), []).append(page)
     for lang in dataset.config.languages:
         if any(unreadable_lang == lang for unreadable_lang, _ in library.unreadable):
             continue  # a file that failed to load may be the missing page: its error is reported already
         for layout, rule in LAYOUTS.items():
             if not rule.required:
                 continue
-            pages = [page for page in library.pages if page.lang == lang and page.meta.layout == layout
-                     and not page.meta.draft and (page.is_generator or not rule.generates)]
+            pages = [page for page in candidates.get((lang, layout), []) if page.is_generator or not rule.generates]
             if not pages:
                 problems.error(content_dir / lang, 1, 1, f"no `{layout}` page in `{lang}`: the site links to it "
                                "from every page", f"add content/{lang}/<name>.md with `layout: {layout}`")
