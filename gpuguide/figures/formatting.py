@@ -13,7 +13,6 @@ from functools import lru_cache
 
 from babel.numbers import format_compact_decimal, format_currency, format_decimal, format_percent
 from babel.units import format_compound_unit, format_unit
-from num2words import num2words
 
 NBSP = "\u00a0"
 NNBSP = "\u202f"
@@ -144,4 +143,6 @@ def plain_number(value: float, locale: str) -> str:
 @lru_cache(maxsize=256)
 def spelled_out(value: int, locale: str) -> str:
     """A small whole number in words: ``trois`` / ``three`` (num2words knows each language's rules)."""
+    from num2words import num2words  # 18 ms to import, for the few pages that spell a number out
+
     return num2words(value, lang=locale.split("_")[0])

