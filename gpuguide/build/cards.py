@@ -34,6 +34,14 @@ def ensure_drawn(card: Card, cache: Path) -> str:
     return path
 
 
+def cached_drawing(file_name: str | None, cache: Path) -> str | None:
+    """The path of the drawing ``file_name`` in the cache, if the cache has it."""
+    if file_name is None:
+        return None
+    path = os.path.join(cache, file_name)
+    return path if os.path.isfile(path) else None
+
+
 def draw_again(card: Card, cache: Path) -> str:
     """``ensure_drawn``, replacing the cached drawing (a new file: one written over through a hard
     link from site/ is not trusted)."""

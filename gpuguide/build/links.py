@@ -9,7 +9,7 @@ are not needed to read attributes).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 from functools import lru_cache
@@ -59,14 +59,15 @@ def link_target(path: str, href: str) -> str | None:
     return target
 
 
-def check_links(parsed: dict[str, ParsedPage], files: set[str], sources: dict[str, Path], problems: Problems,
+def check_links(parsed: Mapping[str, ParsedPage], files: set[str], sources: dict[str, Path], problems: Problems,
                 link_lines: dict[str, dict[str, int]] | None = None, only: set[str] | None = None) -> None:
     """Report every internal link or anchor that points to nothing in the output.
 
     ``parsed`` maps each output path (``fr/entrainement-llm/index.html``) to its ids and links
     (``parse_page``), ``files`` holds every other output file, ``sources`` maps output paths to
     the Markdown they came from, ``link_lines`` gives the Markdown line of each link written in a
-    page's source (others: line 1); ``only``: the pages whose links are checked (default: all).
+    page's source (others: line 1); ``only``: the pages whose links are checked (default: all): only
+    theirs are looked up in ``parsed``, with the ids of the pages they link to.
     """
     link_lines = link_lines or {}
 
@@ -75,10 +76,8 @@ def check_links(parsed: dict[str, ParsedPage], files: set[str], sources: dict[st
         if line != 0:  # 0: reported when the Markdown was rendered
             problems.error(sources.get(path, Path(path)), line, 1, message, hint)
 
-    for path, page in sorted(parsed.items()):
-        if only is not None and path not in only:
-            continue
-        for href in page.links:
+    for path in sorted(parsed if only is None else [path for path in only if path in parsed]):
+        for href in parsed[path].links:
             target = link_target(path, href)
             if target is None:
                 continue

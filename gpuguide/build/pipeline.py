@@ -115,7 +115,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             return Outcome(last.pages, 0, time.perf_counter() - started, list(last.warnings), unchanged=True)
 
         from gpuguide.build import cards
-        from gpuguide.build.links import ParsedPage, check_links, parse_page
+        from gpuguide.build.links import check_links, parse_page
         from gpuguide.build.search import build_search_index
         from gpuguide.build.sitemap import robots_txt, sitemap_xml
         from gpuguide.build.workers import render_pages
@@ -154,19 +154,20 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             phases.done(f"render {len(plan.render)} pages")
 
             parsed = {output: result.parsed for output, result in results.items() if result.written or result.html}
+            parsed.update({output: parse_page(html) for output, html in extra.items()})
             # Unchanged pages: their plain links still resolve (the set of pages is in the global key);
             # their links with a #fragment are checked again when they point to a page rendered now.
-            parsed.update({output: ParsedPage(entry.ids, entry.fragment_links) for output, entry in plan.reused.items()})
-            parsed.update({output: parse_page(html) for output, html in extra.items()})
-            link_lines = {output: result.link_lines for output, result in results.items()}
-            link_lines.update({output: entry.link_lines for output, entry in plan.reused.items()})
+            linked = rebuild.LinkedPages(parsed, plan.reused)
             sources = {page.output_path: page.source for page in pages}
-            failed = {output for output in [*sources, "index.html"] if output not in parsed}
+            failed = {output for output in [*sources, "index.html"] if output not in linked}
             # The links of the pages rendered now, and of the unchanged pages that link to an anchor of one.
             rendered = set(results)
             checked = rendered | set(extra) | {output for output, entry in plan.reused.items()
                                                if not entry.anchor_targets.isdisjoint(rendered)}
-            check_links(parsed, set(assets) | failed, sources, site.problems, link_lines, only=checked)
+            link_lines = {output: result.link_lines for output, result in results.items()}
+            link_lines.update({output: plan.reused[output].links.link_lines for output in checked - rendered
+                               if output in plan.reused})
+            check_links(linked, set(assets) | failed, sources, site.problems, link_lines, only=checked)
             site.problems.raise_if_errors(options.strict)
             phases.done("check links")
             if staging is None:  # check: everything rendered and checked, nothing written
@@ -180,7 +181,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                          for output, card in [*((o, r.card) for o, r in results.items() if r.written),
                                               *([("index.html", root_card)] if root_card else [])]
                          if card is not None}
-            kept = {cards.card_output(output): entry.card for output, entry in plan.reused.items() if entry.card is not None}
+            kept = {cards.card_output(output): entry for output, entry in plan.reused.items() if entry.card_file is not None}
             # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
             sitemap = cache.sitemap or sitemap_xml(site.library, config.base_url, list(config.languages))
             texts = {**extra, "sitemap.xml": sitemap, "robots.txt": robots_txt(config.base_url)}
@@ -188,18 +189,19 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             written = {output for output, result in results.items() if result.written}
             for output in written:
                 result = results[output]
-                entries[output] = rebuild.PageEntry(
-                    plan.keys[output], result.reads, result.size, result.mtime_ns,
-                    frozenset(result.parsed.ids), tuple(link for link in result.parsed.links if "#" in link),
-                    result.link_lines, result.card, rebuild.anchor_targets(output, result.parsed.links))
+                links = rebuild.PageLinks(frozenset(result.parsed.ids),
+                                          tuple(link for link in result.parsed.links if "#" in link),
+                                          result.link_lines, result.card)
+                entries[output] = rebuild.PageEntry.make(plan.keys[output], result.reads, result.size, result.mtime_ns,
+                                                         links, rebuild.anchor_targets(output, result.parsed.links))
             # The search index is built again when a page was rendered, or when site/ has none (the
             # last build ran with --no-search).
             index_search_now = options.search and (bool(results) or not (project.site_dir / "pagefind").is_dir())
             # An unchanged page's card is in site/ as the last build left it (one stat each), or is
             # drawn again: written over through its hard link, the cache's drawing is spoilt too.
             intact = rebuild.unchanged_files(project.site_dir, last, kept)
-            redrawn = {relative: cards.draw_again(card, card_cache)
-                       for relative, card in kept.items() if relative not in intact}
+            redrawn = {relative: cards.draw_again(_card(entry), card_cache)
+                       for relative, entry in kept.items() if relative not in intact}
             if rebuild.publish_mode(plan, len(written), len(pages), index_search_now) == "update":
                 known_states = intact  # untouched: still as the last build recorded them
                 changed_files = {**assets, **{relative: Path(path) for relative, path in {**new_cards, **redrawn}.items()}}
@@ -211,7 +213,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
                     build_search_index(folder, site.problems)
                     site.problems.raise_if_errors(options.strict)
 
-                card_files = {**{relative: cards.ensure_drawn(kept[relative], card_cache) for relative in intact},
+                card_files = {**{relative: cards.cached_drawing(kept[relative].card_file, card_cache)
+                                 or cards.ensure_drawn(_card(kept[relative]), card_cache) for relative in intact},
                               **redrawn, **new_cards}
                 known_states = {}  # every card is linked again from the cache: its state is looked up
                 publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, assets,
@@ -229,7 +232,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             cache.pages, cache.sitemap, cache.records = entries, sitemap, digests.table
             cache.save(project)
             content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
-            cards.prune(card_cache, {card.file_name for card in kept.values()}
+            cards.prune(card_cache, {entry.card_file for entry in kept.values() if entry.card_file}
                         | {os.path.basename(path) for path in new_cards.values()})
             others = [*texts, *assets, *kept, *new_cards, *_search_files(project.site_dir, options.search)]
             rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others, known_states),
@@ -242,6 +245,12 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         if keep is not None:
             keep(Built(site, renderer, entries, {*texts, *assets}, warnings))
         return Outcome(len(pages) + len(extra), len(results) + len(extra), time.perf_counter() - started, warnings)
+
+
+def _card(entry: rebuild.PageEntry) -> Card:
+    card = entry.links.card
+    assert card is not None  # an entry with a card's file name has that card
+    return card
 
 
 def _site_wide_pages(renderer: PageRenderer, site: Site) -> tuple[dict[str, str], Card | None]:

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import metadata
@@ -36,6 +37,7 @@ from gpuguide.project import Project
 from gpuguide.structure.sources import FileState, file_state, walk_names
 
 if TYPE_CHECKING:  # the no-change check runs before the heavy modules are imported
+    from gpuguide.build.links import ParsedPage
     from gpuguide.errors import Problem
     from gpuguide.render.cards import Card
     from gpuguide.render.reads import Read
@@ -44,7 +46,7 @@ if TYPE_CHECKING:  # the no-change check runs before the heavy modules are impor
     from gpuguide.structure.pages import Page
 
 #: Bump to invalidate every cache (a change in how entries are computed).
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 
 #: The libraries whose versions shape the output: a new version rebuilds everything.
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "babel", "pydantic", "pyyaml",
@@ -274,6 +276,17 @@ class RecordDigests:
         return frozenset(read for read in self.table.keys() | last.keys() if self.table.get(read) != last.get(read))
 
 
+class PageLinks(NamedTuple):
+    """What the link check needs of a page it does not render again, and its sharing card: kept
+    pickled in the page's entry, decoded only for the few pages a build checks again (the ids,
+    links and cards of ten thousand pages took 0.07 s to load, for nothing)."""
+
+    ids: frozenset[str]
+    fragment_links: tuple[str, ...]  # links with a #fragment: checked again when their page is rendered again
+    link_lines: dict[str, int]  # the Markdown line of each link the editor wrote
+    card: Card | None  # its sharing card (drawn again only if the cache lost it)
+
+
 class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a blink
     """What the last build knew about one output page."""
 
@@ -281,11 +294,46 @@ class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a
     reads: tuple[Read, ...]
     size: int
     mtime_ns: int
-    ids: frozenset[str]
-    fragment_links: tuple[str, ...]  # links with a #fragment: checked again when their page is rendered again
-    link_lines: dict[str, int]
-    card: Card | None = None  # its sharing card (drawn again only if the cache lost it)
-    anchor_targets: frozenset[str] = frozenset()  # the pages its #fragment links point to
+    card_file: str | None  # the drawing of its sharing card (``Card.file_name``)
+    anchor_targets: frozenset[str]  # the pages its #fragment links point to
+    links_pickle: bytes  # its ``PageLinks``
+
+    @classmethod
+    def make(cls, key: str, reads: tuple[Read, ...], size: int, mtime_ns: int, links: PageLinks,
+             anchor_targets: frozenset[str]) -> PageEntry:
+        return cls(key, reads, size, mtime_ns, links.card.file_name if links.card is not None else None,
+                   anchor_targets, pickle.dumps(tuple(links), protocol=pickle.HIGHEST_PROTOCOL))
+
+    @property
+    def links(self) -> PageLinks:
+        return PageLinks._make(pickle.loads(self.links_pickle))
+
+
+class LinkedPages(Mapping[str, "ParsedPage"]):
+    """Every page's ids and links, as the link check asks for them: the pages rendered now as they
+    were parsed, the others decoded from their entry when first asked for (a few of thousands)."""
+
+    def __init__(self, parsed: dict[str, ParsedPage], entries: Mapping[str, PageEntry]):
+        self._parsed = dict(parsed)
+        self._entries = entries
+
+    def __getitem__(self, output: str) -> ParsedPage:
+        found = self._parsed.get(output)
+        if found is None:
+            from gpuguide.build.links import ParsedPage
+
+            links = self._entries[output].links
+            found = self._parsed[output] = ParsedPage(links.ids, links.fragment_links)
+        return found
+
+    def __contains__(self, output: object) -> bool:
+        return output in self._parsed or output in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries.keys() | self._parsed.keys())
+
+    def __len__(self) -> int:
+        return len(self._entries.keys() | self._parsed.keys())
 
 
 def anchor_targets(output: str, links: Iterable[str]) -> frozenset[str]:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from gpuguide.build import publish, rebuild
-from gpuguide.build.links import ParsedPage, check_links, parse_page
+from gpuguide.build.links import check_links, parse_page
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.pipeline import Built, Options, Outcome, run
 from gpuguide.errors import BuildFailed, Problem, Problems
@@ -105,17 +105,17 @@ class DevSession:
             check_translations(Library(tuple(pair)), built.site.dataset, problems)
         problems.raise_if_errors(self.options.strict)
         # Links: the edited pages' own, and every anchor link other pages make (a heading's id may have gone).
-        parsed = {output: ParsedPage(entry.ids, entry.fragment_links) for output, entry in built.entries.items()}
         fresh = {output: parse_page(html) for output, html in outputs.items()}
-        parsed.update(fresh)
+        parsed = rebuild.LinkedPages(fresh, built.entries)
         sources = {page.output_path: page.source for page in library.published}
-        for output, entry in built.entries.items():
-            link_lines.setdefault(output, entry.link_lines)
         if self.anchor_links_to is None:
             self.anchor_links_to = {}
             for output, entry in built.entries.items():
                 self._index_anchor_links(output, entry.anchor_targets, add=True)
         linking = {source for output in outputs for source in self.anchor_links_to.get(output, ())}
+        for output in linking - outputs.keys():
+            if output in built.entries:
+                link_lines[output] = built.entries[output].links.link_lines
         check_links(parsed, built.others, sources, problems, link_lines, only={*outputs, *linking})
         problems.raise_if_errors(self.options.strict)
         site = publish.site_folder(self.project.site_dir)
@@ -126,11 +126,11 @@ class DevSession:
             os.replace(temporary, target)  # readers see the old page or the new one, never half of it
             stat = target.stat()
             self._index_anchor_links(output, built.entries[output].anchor_targets, add=False)
-            built.entries[output] = built.entries[output]._replace(
-                size=stat.st_size, mtime_ns=stat.st_mtime_ns, ids=frozenset(fresh[output].ids),
-                fragment_links=tuple(link for link in fresh[output].links if "#" in link),
-                link_lines=link_lines.get(output, {}),
-                anchor_targets=rebuild.anchor_targets(output, fresh[output].links))
+            last = built.entries[output]
+            links = rebuild.PageLinks(frozenset(fresh[output].ids), tuple(link for link in fresh[output].links if "#" in link),
+                                      link_lines.get(output, {}), last.links.card)
+            built.entries[output] = rebuild.PageEntry.make(last.key, last.reads, stat.st_size, stat.st_mtime_ns, links,
+                                                           rebuild.anchor_targets(output, fresh[output].links))
             self._index_anchor_links(output, built.entries[output].anchor_targets, add=True)
         return len(outputs)
 

@@ -206,16 +206,21 @@ def test_front_matter_from_the_content_cache_still_points_at_its_lines(project: 
 
 
 def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project: Project):
-    from gpuguide.build.rebuild import BuildCache, PageEntry
+    from gpuguide.build.rebuild import BuildCache, PageEntry, PageLinks
+    from gpuguide.render.cards import Card
 
     saved = BuildCache.load(project, "key")  # another key: nothing
     assert saved.pages == {}
-    entries = {output: PageEntry(f"k{n}", (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), n, n, frozenset({"main"}),
-                                 ("#main",), {"#main": 3}) for n, output in enumerate(["en/a/index.html", "en/b/index.html",
-                                                                                      "en/c/index.html"])}
+    card = Card("EverXCloud", "Title", ("≈ 10B",))
+    entries = {output: PageEntry.make(f"k{n}", (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), n, n,
+                                      PageLinks(frozenset({"main"}), ("#main",), {"#main": 3}, card if n else None),
+                                      frozenset({output}))
+               for n, output in enumerate(["en/a/index.html", "en/b/index.html", "en/c/index.html"])}
     BuildCache("key", entries, "<urlset/>", {("gpus", "h100-sxm"): "d1"}).save(project)
     loaded = BuildCache.load(project, "key")
     assert loaded.pages == entries and loaded.sitemap == "<urlset/>" and loaded.records == {("gpus", "h100-sxm"): "d1"}
+    assert loaded.pages["en/b/index.html"].links == PageLinks(frozenset({"main"}), ("#main",), {"#main": 3}, card)
+    assert loaded.pages["en/b/index.html"].card_file == card.file_name and loaded.pages["en/a/index.html"].card_file is None
     a, b, c = (loaded.pages[f"en/{name}/index.html"].reads for name in "abc")
     assert a is c and a is not b  # equal lists of reads are one object once loaded
     assert a[0] is b[0]
