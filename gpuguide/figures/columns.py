@@ -14,10 +14,10 @@ cannot hold the model): the cell says which, never "not published" for "not supp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
 from typing import Any, Callable
 
+from gpuguide.cached import cached_property
 from gpuguide.figures import formatting
 
 from gpuguide.figures import sizing

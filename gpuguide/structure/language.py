@@ -11,11 +11,11 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from typing import Any, Callable, Union
 
 from babel import Locale
 
+from gpuguide.cached import cached_property
 from gpuguide.structure.typography import TYPOGRAPHY
 
 

@@ -9,9 +9,9 @@ again. ``reserved`` finds the page of a layout the registry requires (``structur
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 
+from gpuguide.cached import cached_property
 from gpuguide.structure.layouts import LAYOUTS
 from gpuguide.structure.pages import Page
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import hashlib
 import itertools
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
 from pydantic import Field
 
+from gpuguide.cached import cached_property
 from gpuguide.errors import Problems
 from gpuguide.structure.data import Dataset, DiffusionModel, Gpu, LlmModel
 from gpuguide.structure.layouts import GENERATOR_LAYOUTS, LAYOUTS, Layout
@@ -203,7 +203,8 @@ class Page:
     @cached_property
     def path(self) -> str:
         """The page's path under its language: its folder, then its slug (``guides/choisir-un-gpu``)."""
-        return "/".join(part for part in (self.folder, self.meta.slug) if part)
+        folder, slug = self.folder, self.meta.slug
+        return f"{folder}/{slug}" if folder and slug else folder or slug
 
     @cached_property
     def url(self) -> str:

@@ -31,12 +31,13 @@ def _search_engine_lengths(library: Library, dataset: Dataset, problems: Problem
     """Warn where a title or a description is longer than search engines show. A pattern (GPU,
     comparison pages) is reported once, with how many of its pages are too long and the longest."""
     too_long: dict[tuple[Path, str], list[str]] = {}
+    site_name = dataset.config.site_name
     for page in library.published:
-        texts = {"title": head_title(page.meta.title, dataset.config.site_name), "description": page.meta.description}
-        limits = {"title": TITLE_LIMIT, "description": DESCRIPTION_LIMIT}
-        for field, text in texts.items():
-            if len(text) > limits[field]:
-                too_long.setdefault((page.source, field), []).append(text)
+        title = head_title(page.meta.title, site_name)
+        if len(title) > TITLE_LIMIT:
+            too_long.setdefault((page.source, "title"), []).append(title)
+        if len(page.meta.description) > DESCRIPTION_LIMIT:
+            too_long.setdefault((page.source, "description"), []).append(page.meta.description)
     pages_by_source = {page.source: page for page in library.pages} if too_long else {}
     for (source, field), found in sorted(too_long.items()):
         page = pages_by_source[source]
