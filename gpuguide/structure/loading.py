@@ -62,7 +62,8 @@ class ContentCache:
     def load(cls, path: Path, key: str) -> "ContentCache":
         journal = pickled.Journal.load(path, key)
         try:
-            sources = {source: ParsedSource(FileState(*entry[0]), *entry[1:]) for source, entry in journal.entries.items()}
+            # The state stays a plain tuple, equal to the ``FileState`` it was saved from.
+            sources = {source: ParsedSource._make(entry) for source, entry in journal.entries.items()}
         except TypeError:  # written by another version of this class
             return cls()
         journal.entries = dict(sources)  # what a later save compares with: ``load_library`` keeps these objects
