@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # the no-change check runs before the heavy modules are impor
     from gpuguide.structure.pages import Page
 
 #: Bump to invalidate every cache (a change in how entries are computed).
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
 
 #: The libraries whose versions shape the output: a new version rebuilds everything.
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "babel", "pydantic", "pyyaml",
@@ -208,9 +208,9 @@ def global_key(dataset: Dataset, library: Library, assets: Iterable[str]) -> str
     templates of its layout and on the strings it looked up. No option changes a page's HTML."""
     from gpuguide.render.cards import drawing_identity
 
-    # Every page's language, file and front matter, joined into one text (a ``repr`` of ten thousand
-    # tuples took four times as long); none of them holds a NUL.
-    structure = "\0".join([f"{page.lang}\0{page.source}\0{page.meta_json}" for page in library.pages])
+    # Every page's language, file and front matter (its digest), joined into one text (a ``repr`` of
+    # ten thousand tuples took four times as long); none of them holds a NUL.
+    structure = "\0".join([f"{page.lang}\0{page.source}\0{page.meta_digest}" for page in library.pages])
     anchors = [anchor.model_dump_json() for anchor in dataset.anchors]
     return digest(code_version(), dataset.config.model_dump_json(), list(dataset.use_cases), dataset.prices_as_of,
                   anchors, structure, sorted(assets), drawing_identity())

@@ -76,7 +76,7 @@ class DevSession:
                 return None
             new = read_page(path, old.lang, content_dir, problems)
             problems.raise_if_errors(False)
-            if new is None or new.meta_json != old.meta_json or new.folder != old.folder:
+            if new is None or new.meta_digest != old.meta_digest or new.folder != old.folder:
                 return None  # the front matter shows on other pages (menus, lists, switchers): a full build
             if new.body_digest != old.body_digest:
                 edits.append((old, new))

@@ -37,7 +37,7 @@ class ParsedSource(NamedTuple):
     digest: str  # of the file's text: a file saved again with the same text is not parsed again
     body_digest: str
     translation_hash: str
-    meta_json: str
+    meta_digest: str
     meta: dict[str, Any]  # PageMeta's fields: validating them again costs a third of unpickling the model
     front_matter: Any  # the YAML's value
     yaml: str  # the YAML's text, parsed again only if a position is asked for (an error to report)
@@ -213,7 +213,7 @@ def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSource
     # A page with warnings is not cached: they must be reported again next time.
     if parsed is not None and state is not None and len(problems.items) == before:
         parsed[str(path)] = ParsedSource(state, text_digest, page.body_digest, page.translation_hash,
-                                         page.meta_json, meta.model_dump(), parts.front_matter.value, parts.front_matter.text or "",
+                                         page.meta_digest, meta.model_dump(), parts.front_matter.value, parts.front_matter.text or "",
                                          parts.body_offset, parts.body_line)
     return page
 
@@ -229,5 +229,5 @@ def _cached_page(path: Path, lang: str, known: ParsedSource) -> Page | None:
                 known.body_offset, known.body_line)
     page.__dict__["body_digest"] = known.body_digest
     page.__dict__["translation_hash"] = known.translation_hash
-    page.__dict__["meta_json"] = known.meta_json
+    page.__dict__["meta_digest"] = known.meta_digest
     return page

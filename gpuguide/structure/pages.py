@@ -191,9 +191,9 @@ class Page:
         return hashlib.blake2b(self.body.encode("utf-8"), digest_size=16).hexdigest()
 
     @cached_property
-    def meta_json(self) -> str:
-        """The front matter as validated, in JSON: part of what every page's cache key covers."""
-        return self.meta.model_dump_json()
+    def meta_digest(self) -> str:
+        """The front matter as validated (its JSON), digested: part of what every page's cache key covers."""
+        return hashlib.blake2b(self.meta.model_dump_json().encode("utf-8"), digest_size=16).hexdigest()
 
     @cached_property
     def translation_hash(self) -> str:
