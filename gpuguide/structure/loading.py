@@ -181,15 +181,16 @@ def _parse_chunk(paths: list[Path]) -> list[tuple[Path, ParsedSource | None]]:
 
 def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSources,
                parsed: ParsedSources | None, states: Mapping[str, FileState | str] | None = None) -> Page | None:
-    known = previous.get(str(path))
+    name = str(path)
+    known = previous.get(name)
     # Taken before reading: an edit saved meanwhile shows as a change next time.
-    taken = states.get(str(path)) if states is not None else None
+    taken = states.get(name) if states is not None else None
     state = taken if isinstance(taken, FileState) else file_state(path)
     if known is not None and known.state == state:
         page = _cached_page(path, lang, known)
         if page is not None:
             if parsed is not None:
-                parsed[str(path)] = known
+                parsed[name] = known
             return page
     text = read_text(path, problems)
     if text is None:
@@ -199,7 +200,7 @@ def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSource
     if page is not None and known is not None:  # saved again, same text
         page.__dict__["body"] = text[known.body_offset:]
         if parsed is not None and state is not None:
-            parsed[str(path)] = known._replace(state=state)
+            parsed[name] = known._replace(state=state)
         return page
     before = len(problems.items)
     parts = split_front_matter(text, path, problems)
@@ -212,7 +213,7 @@ def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSource
                           parts.body_line)
     # A page with warnings is not cached: they must be reported again next time.
     if parsed is not None and state is not None and len(problems.items) == before:
-        parsed[str(path)] = ParsedSource(state, text_digest, page.body_digest, page.translation_hash,
+        parsed[name] = ParsedSource(state, text_digest, page.body_digest, page.translation_hash,
                                          page.meta_digest, meta.model_dump(), parts.front_matter.value, parts.front_matter.text or "",
                                          parts.body_offset, parts.body_line)
     return page
