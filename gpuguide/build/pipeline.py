@@ -139,7 +139,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             pages = site.library.published
             digests = rebuild.RecordDigests(site.dataset)
             templates = rebuild.TemplateDigests(renderer.template_sources, renderer.template_references)
-            plan = rebuild.plan(pages, cache, shared, templates, digests, project.site_dir, reuse=publish_site)
+            plan = rebuild.plan(pages, cache, templates, digests, project.site_dir, reuse=publish_site)
             phases.done(f"plan ({len(plan.reused)} reusable)")
             # Frozen before the collector resumes: its first pass would otherwise walk all of it once.
             until_the_end.enter_context(collector.frozen())

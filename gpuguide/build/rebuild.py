@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # the no-change check runs before the heavy modules are impor
     from gpuguide.structure.pages import Page
 
 #: Bump to invalidate every cache (a change in how entries are computed).
-CACHE_FORMAT = 7
+CACHE_FORMAT = 8
 
 #: The libraries whose versions shape the output: a new version rebuilds everything.
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "babel", "pydantic", "pyyaml",
@@ -243,14 +243,16 @@ class TemplateDigests:
         return self._memo[name]
 
 
-def page_key(page: Page, shared: str, templates: TemplateDigests) -> str:
-    """What a page's own output depends on besides the records it reads."""
-    subject = page.subject.ids if page.subject is not None else None
-    # One string hashed in one call (ten thousand pages: a tenth of the time of ``digest``'s parts);
-    # the parts are digests, a language code, a path and an id list: none holds a NUL.
-    text = "\0".join((shared, templates.layout(f"{page.meta.layout}.html"), page.lang, page.output_path,
-                      page.body_digest, repr(subject)))
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+#: What a page's own output depends on besides the records it reads and what every page shares (the
+#: build cache is kept for one global key): the digests of its layout's templates and of its
+#: Markdown, and what it is about. Its output path (which holds its language) is the entry's name.
+PageKey = tuple[str, str, "tuple[str, ...] | None"]
+
+
+def page_key(page: Page, templates: TemplateDigests) -> PageKey:
+    """The page's ``PageKey``: compared as it is, nothing to hash (ten thousand pages, each build)."""
+    return (templates.layout(f"{page.meta.layout}.html"), page.body_digest,
+            page.subject.ids if page.subject is not None else None)
 
 
 class RecordDigests:
@@ -294,7 +296,7 @@ class PageLinks(NamedTuple):
 class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a blink
     """What the last build knew about one output page."""
 
-    key: str
+    key: PageKey
     reads: tuple[Read, ...]
     size: int
     mtime_ns: int
@@ -303,7 +305,7 @@ class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a
     links_pickle: bytes  # its ``PageLinks``
 
     @classmethod
-    def make(cls, key: str, reads: tuple[Read, ...], size: int, mtime_ns: int, links: PageLinks,
+    def make(cls, key: PageKey, reads: tuple[Read, ...], size: int, mtime_ns: int, links: PageLinks,
              anchor_targets: frozenset[str]) -> PageEntry:
         return cls(key, reads, size, mtime_ns, links.card.file_name if links.card is not None else None,
                    anchor_targets, pickle.dumps(tuple(links), protocol=pickle.HIGHEST_PROTOCOL))
@@ -393,7 +395,7 @@ class BuildCache:
             journal = self._journal = pickled.Journal(project.cache_dir / self.FILE, self.key)
         journal.save(self.pages, {"sitemap": self.sitemap, "records": self.records}, encode)
 
-    def unchanged(self, output: str, key: str, changed: frozenset[Read]) -> PageEntry | None:
+    def unchanged(self, output: str, key: PageKey, changed: frozenset[Read]) -> PageEntry | None:
         """The entry for ``output`` if the page's own inputs are unchanged: the same key, and none of
         its reads among ``changed`` (the reads whose value changed since the last build)."""
         entry = self.pages.get(output)
@@ -406,15 +408,16 @@ class BuildCache:
 class Plan:
     """Which published pages to render (their indexes) and which to keep as they are in site/."""
 
-    keys: dict[str, str]  # output path → page key
+    keys: dict[str, PageKey]  # output path → page key
     render: list[int]
     reused: dict[str, PageEntry]
 
 
-def plan(pages: tuple[Page, ...], cache: BuildCache, shared: str, templates: TemplateDigests,
-         digests: RecordDigests, site_dir: Path, reuse: bool = True) -> Plan:
-    """Render the pages whose inputs changed; keep the others. ``reuse=False`` renders everything."""
-    keys = {page.output_path: page_key(page, shared, templates) for page in pages}
+def plan(pages: tuple[Page, ...], cache: BuildCache, templates: TemplateDigests, digests: RecordDigests,
+         site_dir: Path, reuse: bool = True) -> Plan:
+    """Render the pages whose inputs changed; keep the others (``cache``: kept for this build's global
+    key). ``reuse=False`` renders everything."""
+    keys = {page.output_path: page_key(page, templates) for page in pages}
     changed = digests.changed_since(cache.records)
     candidates = {output: entry for output, key in keys.items()
                   if reuse and (entry := cache.unchanged(output, key, changed)) is not None}

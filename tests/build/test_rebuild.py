@@ -212,7 +212,8 @@ def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project
     saved = BuildCache.load(project, "key")  # another key: nothing
     assert saved.pages == {}
     card = Card("EverXCloud", "Title", ("≈ 10B",))
-    entries = {output: PageEntry.make(f"k{n}", (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), n, n,
+    entries = {output: PageEntry.make(("layout-digest", f"body-{n}", None), (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")),
+                                      n, n,
                                       PageLinks(frozenset({"main"}), ("#main",), {"#main": 3}, card if n else None),
                                       frozenset({output}))
                for n, output in enumerate(["en/a/index.html", "en/b/index.html", "en/c/index.html"])}
