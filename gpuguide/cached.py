@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar, overload
 T = TypeVar("T")
 
 
-class cached_property(Generic[T]):  # noqa: N801 — named as the one it replaces
+class cached_property(Generic[T]):  # named as the one it replaces
     def __init__(self, function: Callable[[Any], T]):
         self.function = function
         self.name = function.__name__

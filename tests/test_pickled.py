@@ -201,7 +201,6 @@ def test_a_journal_whose_last_record_is_cut_short_is_no_cache(tmp_path: Path, cu
 
 
 def test_a_journal_saved_for_another_key_is_empty_and_then_written_whole(tmp_path: Path):
-    path = tmp_path / "j.pickle"
     _journal(tmp_path, "global-key-1").save({"a": 1}, {})
     other = _journal(tmp_path, "global-key-2")
     assert other.entries == {}

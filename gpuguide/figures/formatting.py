@@ -143,6 +143,7 @@ def plain_number(value: float, locale: str) -> str:
 @lru_cache(maxsize=256)
 def spelled_out(value: int, locale: str) -> str:
     """A small whole number in words: ``trois`` / ``three`` (num2words knows each language's rules)."""
-    from num2words import num2words  # 18 ms to import, for the few pages that spell a number out
+    # Imported here: 18 ms, for the few pages that spell a number out.
+    from num2words import num2words
 
     return num2words(value, lang=locale.split("_")[0])
