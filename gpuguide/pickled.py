@@ -33,10 +33,14 @@ def load(path: Path, key: str) -> Any | None:
 def save(path: Path, key: str, value: Any) -> None:
     """Save ``value`` for ``key``: to a temporary file, then renamed, so a killed build never leaves
     half a file; the temporary file is removed if writing it fails (a full disk)."""
+    _write_whole(path, pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _write_whole(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        temporary.write_bytes(pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
+        temporary.write_bytes(data)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
@@ -114,13 +118,7 @@ class Journal:
             self._size += len(record)
         else:
             record = self._record({name: encode(entry) for name, entry in entries.items()}, [], extras)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_name(f".{self.path.name}.tmp-{os.getpid()}")
-            try:
-                temporary.write_bytes(record)
-                os.replace(temporary, self.path)
-            finally:
-                temporary.unlink(missing_ok=True)
+            _write_whole(self.path, record)
             self._size = self._first = len(record)
         self.entries, self.extras = dict(entries), dict(extras)
 

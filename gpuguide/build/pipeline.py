@@ -189,11 +189,9 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             written = {output for output, result in results.items() if result.written}
             for output in written:
                 result = results[output]
-                links = rebuild.PageLinks(frozenset(result.parsed.ids),
-                                          tuple(link for link in result.parsed.links if "#" in link),
-                                          result.link_lines, result.card)
-                entries[output] = rebuild.PageEntry.make(plan.keys[output], result.reads, result.size, result.mtime_ns,
-                                                         links, rebuild.anchor_targets(output, result.parsed.links))
+                entries[output] = rebuild.PageEntry.rendered(output, plan.keys[output], result.reads, result.size,
+                                                             result.mtime_ns, result.parsed, result.link_lines,
+                                                             result.card)
             # The search index is built again when a page was rendered, or when site/ has none (the
             # last build ran with --no-search).
             index_search_now = options.search and (bool(results) or not (project.site_dir / "pagefind").is_dir())

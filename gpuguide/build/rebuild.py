@@ -305,10 +305,12 @@ class PageEntry(NamedTuple):  # a tuple: ten thousand of them load and save in a
     links_pickle: bytes  # its ``PageLinks``
 
     @classmethod
-    def make(cls, key: PageKey, reads: tuple[Read, ...], size: int, mtime_ns: int, links: PageLinks,
-             anchor_targets: frozenset[str]) -> PageEntry:
-        return cls(key, reads, size, mtime_ns, links.card.file_name if links.card is not None else None,
-                   anchor_targets, pickle.dumps(tuple(links), protocol=pickle.HIGHEST_PROTOCOL))
+    def rendered(cls, output: str, key: PageKey, reads: tuple[Read, ...], size: int, mtime_ns: int,
+                 parsed: ParsedPage, link_lines: dict[str, int], card: Card | None) -> PageEntry:
+        """The entry of the page at ``output``, just written (``size``, ``mtime_ns``) and parsed."""
+        links = PageLinks(frozenset(parsed.ids), tuple(link for link in parsed.links if "#" in link), link_lines, card)
+        return cls(key, reads, size, mtime_ns, card.file_name if card is not None else None,
+                   anchor_targets(output, parsed.links), pickle.dumps(tuple(links), protocol=pickle.HIGHEST_PROTOCOL))
 
     @property
     def links(self) -> PageLinks:

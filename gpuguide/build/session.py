@@ -127,10 +127,9 @@ class DevSession:
             stat = target.stat()
             self._index_anchor_links(output, built.entries[output].anchor_targets, add=False)
             last = built.entries[output]
-            links = rebuild.PageLinks(frozenset(fresh[output].ids), tuple(link for link in fresh[output].links if "#" in link),
-                                      link_lines.get(output, {}), last.links.card)
-            built.entries[output] = rebuild.PageEntry.make(last.key, last.reads, stat.st_size, stat.st_mtime_ns, links,
-                                                           rebuild.anchor_targets(output, fresh[output].links))
+            built.entries[output] = rebuild.PageEntry.rendered(output, last.key, last.reads, stat.st_size,
+                                                               stat.st_mtime_ns, fresh[output], link_lines.get(output, {}),
+                                                               last.links.card)
             self._index_anchor_links(output, built.entries[output].anchor_targets, add=True)
         return len(outputs)
 

@@ -206,21 +206,24 @@ def test_front_matter_from_the_content_cache_still_points_at_its_lines(project: 
 
 
 def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project: Project):
+    from gpuguide.build.links import ParsedPage
     from gpuguide.build.rebuild import BuildCache, PageEntry, PageLinks
     from gpuguide.render.cards import Card
 
     saved = BuildCache.load(project, "key")  # another key: nothing
     assert saved.pages == {}
     card = Card("EverXCloud", "Title", ("≈ 10B",))
-    entries = {output: PageEntry.make(("layout-digest", f"body-{n}", None), (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")),
-                                      n, n,
-                                      PageLinks(frozenset({"main"}), ("#main",), {"#main": 3}, card if n else None),
-                                      frozenset({output}))
+    parsed = ParsedPage({"main"}, ["#main", "../other/"])
+    entries = {output: PageEntry.rendered(output, ("layout-digest", f"body-{n}", None),
+                                          (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), n, n, parsed,
+                                          {"#main": 3}, card if n else None)
                for n, output in enumerate(["en/a/index.html", "en/b/index.html", "en/c/index.html"])}
     BuildCache("key", entries, "<urlset/>", {("gpus", "h100-sxm"): "d1"}).save(project)
     loaded = BuildCache.load(project, "key")
     assert loaded.pages == entries and loaded.sitemap == "<urlset/>" and loaded.records == {("gpus", "h100-sxm"): "d1"}
+    # Only the links with a #fragment are kept (the others resolve while the set of pages is the same).
     assert loaded.pages["en/b/index.html"].links == PageLinks(frozenset({"main"}), ("#main",), {"#main": 3}, card)
+    assert loaded.pages["en/b/index.html"].anchor_targets == {"en/b/index.html"}
     assert loaded.pages["en/b/index.html"].card_file == card.file_name and loaded.pages["en/a/index.html"].card_file is None
     a, b, c = (loaded.pages[f"en/{name}/index.html"].reads for name in "abc")
     assert a is c and a is not b  # equal lists of reads are one object once loaded
