@@ -96,8 +96,16 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     }
 
 
+# Fixtures that build the whole real (or scaled) site: a test using one is a slow test.
+WHOLE_SITE_FIXTURES = {"built_site", "built_scaled_site", "read_page", "site_url"}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that drives Chromium is a browser test (``-m "not browser"`` leaves them out)."""
+    """Every test that drives Chromium is a browser test (``-m "not browser"`` leaves them out), and
+    every test that builds the whole real site is slow (``-m "not slow"`` leaves them out)."""
     for item in items:
-        if "page" in getattr(item, "fixturenames", ()) or "browser" in getattr(item, "fixturenames", ()):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if {"page", "browser"} & fixtures:
             item.add_marker(pytest.mark.browser)
+        if WHOLE_SITE_FIXTURES & fixtures:
+            item.add_marker(pytest.mark.slow)

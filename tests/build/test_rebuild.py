@@ -17,6 +17,9 @@ from gpuguide.project import Project
 
 from sites import copy_project
 
+# Each test builds the real project two or three times.
+pytestmark = pytest.mark.slow
+
 
 def fingerprint(site: Path) -> dict[str, str]:
     return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
