@@ -14,14 +14,15 @@ cannot hold the model): the cell says which, never "not published" for "not supp
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_FLOOR
 from fractions import Fraction
 from typing import Any, Callable
 
 from gpuguide.cached import cached_property
 from gpuguide.figures import formatting
 
-from gpuguide.figures import sizing
-from gpuguide.figures.records import model_shape, throughput
+from gpuguide.figures import measured, roofline, serving, sizing
+from gpuguide.figures.records import model_shape, serving_gpu, throughput
 from gpuguide.structure.data import Dataset, Gpu, Price
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.language import Language
@@ -99,9 +100,14 @@ def _usd_rate(v: Any, language: Language) -> str:
     return formatting.usd_rate(v, language.locale)
 
 
-def _tokens_per_usd(v: Any, language: Language) -> str:
-    return language.ui("tokens_per_usd_upper_bound", value=formatting.whole_number(sizing.round_down_significant(v, 3),
-                                                                                   language.locale))
+def _usd_floor(v: Any, language: Language) -> str:
+    """A price floor, three significant digits rounded down: ``≥ 0,199 $US``."""
+    return language.ui("usd_lower_bound", price=formatting.usd_rate(formatting.significant(Fraction(v), 3, ROUND_FLOOR),
+                                                                     language.locale))
+
+
+def _usd_rate_exact(v: Any, language: Language) -> str:
+    return formatting.usd_rate(v, language.locale)
 
 
 def _tokens_per_second(v: Any, language: Language) -> str:
@@ -167,7 +173,7 @@ def _per_tflop(per_pflop: Any) -> Any:
 
 def _serving(precision: str, count: int) -> Column:
     return _simple(f"infer_{precision}_{count}gpu",
-                   lambda g, p: sizing.serving_capacity_params(g.memory_gb, precision, count), _params,
+                   lambda g, p: serving.serving_capacity_params(serving_gpu(g, p), precision, count), _params,
                    caveat=_beyond_fast_link(count) if count > 1 else None)
 
 
@@ -195,7 +201,7 @@ COLUMNS: dict[str, Column] = {column.id: column for column in (
     _simple("train_8gpu", lambda g, p: sizing.training_capacity_params(g.memory_gb, "full", 8), _params),
     _simple("lora_1gpu", lambda g, p: sizing.training_capacity_params(g.memory_gb, "lora", 1), _params),
     _simple("qlora_1gpu", lambda g, p: sizing.training_capacity_params(g.memory_gb, "qlora", 1), _params),
-    *(_serving(precision, count) for precision in sizing.SERVING_PRECISIONS for count in (1, 8)),
+    *(_serving(precision, count) for precision in serving.SERVING_FORMATS for count in (1, 8)),
     _simple("price", lambda g, p: p.usd_per_gpu_hour if p else None, _price_from, missing_key="no_offer",
             higher_is_better=False),
     # Price-performance: what one unit of what a workload needs costs per hour, at the best offer.
@@ -220,7 +226,8 @@ CATALOGUE_COLUMNS = ("memory", "memory_type", "bandwidth", "bf16", "fp8", "fp32"
 PRICE_PERFORMANCE_NOTES = {"usd_per_bf16_pflop_hour": "table_note_price_performance",
                            "usd_per_gb_hour": "table_note_price_performance",
                            "usd_per_fp64_tflop_hour": "table_note_price_performance",
-                           "tokens_per_usd": "table_note_tokens_per_usd"}
+                           "usd_per_million_tokens": "table_note_usd_per_million_tokens",
+                           "measured_usd_per_million_tokens": "table_note_measured_usd_per_million_tokens"}
 
 
 def price_performance_notes(column_ids: tuple[str, ...]) -> list[str]:
@@ -232,44 +239,68 @@ def price_performance_notes(column_ids: tuple[str, ...]) -> list[str]:
 SPEC_COLUMNS = frozenset({"segment", *CATALOGUE_COLUMNS})
 
 
-def _one_gpu_decode(shape: sizing.ModelShape, precision: str, gpu: Gpu) -> Fraction | sizing.Absent | None:
-    """The decode ceiling of a model on one GPU, ``DOES_NOT_FIT`` when that GPU cannot hold it
-    (weights + KV cache of the reference context within the budget): a speed for a model that
-    does not load would mislead."""
-    if not sizing.fits(sizing.serving_memory_bytes(shape, precision), gpu.memory_gb):
+def _one_gpu_bounds(shape: serving.ModelShape, workload: serving.Workload, gpu: Gpu,
+                    price: Price | None) -> roofline.Bounds | sizing.Absent | None:
+    """The roofline of ``workload`` on one GPU, ``DOES_NOT_FIT`` when that GPU cannot hold it within
+    the engine's budget: a speed for a model that does not load would mislead."""
+    spec = serving_gpu(gpu, price)
+    if not serving.fits_engine(shape, workload, spec, 1):
         return sizing.DOES_NOT_FIT
-    return sizing.decode_tokens_per_second_upper_bound(gpu.bandwidth_gbs, shape, precision)
+    return roofline.decode_bounds(shape, workload, spec, 1)
 
 
 def _decode_upper_bound(dataset: Dataset, model: str, precision: str) -> Column:
+    """Per-user decoding speed bound on one GPU, chat preset (one user, 8,192 tokens)."""
     llm = dataset.llm_models[model]
-    shape = model_shape(llm)
+    shape, chat = model_shape(llm), serving.preset("chat")
+    workload = serving.Workload(chat.context_tokens, chat.users, precision)
 
     def value(gpu: Gpu, price: Price | None) -> Fraction | sizing.Absent | None:
-        return _one_gpu_decode(shape, precision, gpu)
+        bounds = _one_gpu_bounds(shape, workload, gpu, price)
+        return bounds.user_tokens_per_second if isinstance(bounds, roofline.Bounds) else bounds
 
     return Column(f"decode_upper_bound:{model}:{precision}",
                   lambda language: language.ui("column_decode_upper_bound", model=llm.name,
-                                               precision=language.ui(f"precision_{precision}")),
+                                               precision=language.ui(f"precision_{serving.format_of(shape, precision)}")),
                   value, _tokens_per_second)
 
 
-def _tokens_per_usd_column(dataset: Dataset, model: str, precision: str) -> Column:
+def _usd_per_million_tokens(dataset: Dataset, model: str, precision: str) -> Column:
+    """The price floor per million output tokens on one GPU, batch preset (64 sequences of 4,096 tokens)."""
     llm = dataset.llm_models[model]
-    shape = model_shape(llm)
+    shape, batch = model_shape(llm), serving.preset("batch")
+    workload = serving.Workload(batch.context_tokens, batch.users, precision)
 
     def value(gpu: Gpu, price: Price | None) -> Fraction | sizing.Absent | None:
-        speed = _one_gpu_decode(shape, precision, gpu)
-        if isinstance(speed, sizing.Absent) or speed is None:
-            return speed
+        bounds = _one_gpu_bounds(shape, workload, gpu, price)
+        if not isinstance(bounds, roofline.Bounds):
+            return bounds
         if price is None:
             return sizing.NO_OFFER
-        return sizing.tokens_per_usd_upper_bound(speed, price.usd_per_gpu_hour)
+        return roofline.usd_per_million_tokens(price.usd_per_gpu_hour, bounds.total_tokens_per_second)
 
-    return Column(f"tokens_per_usd:{model}:{precision}",
-                  lambda language: language.ui("column_tokens_per_usd", model=llm.name,
-                                               precision=language.ui(f"precision_{precision}")),
-                  value, _tokens_per_usd)
+    return Column(f"usd_per_million_tokens:{model}:{precision}",
+                  lambda language: language.ui("column_usd_per_million_tokens", model=llm.name,
+                                               precision=language.ui(f"precision_{serving.format_of(shape, precision)}")),
+                  value, _usd_floor, higher_is_better=False)
+
+
+def _measured_usd_per_million_tokens(dataset: Dataset, model: str, precision: str) -> Column:
+    """What a million output tokens cost at the measured throughput: the best published result for
+    the model on this GPU (MLPerf, per GPU), at this site's price; ``NOT_MEASURED`` without one."""
+    llm = dataset.llm_models[model]
+
+    def value(gpu: Gpu, price: Price | None) -> Fraction | sizing.Absent | None:
+        per_gpu = measured.best_tokens_per_gpu(dataset, model, gpu.id)
+        if per_gpu is None:
+            return sizing.NOT_MEASURED
+        if price is None:
+            return sizing.NO_OFFER
+        return roofline.usd_per_million_tokens(price.usd_per_gpu_hour, per_gpu)
+
+    return Column(f"measured_usd_per_million_tokens:{model}:{precision}",
+                  lambda language: language.ui("column_measured_usd_per_million_tokens", model=llm.name),
+                  value, _usd_rate_exact, higher_is_better=False)
 
 
 def _diffusion_fits(dataset: Dataset, model: str, precision: str) -> Column:
@@ -288,7 +319,8 @@ def _diffusion_fits(dataset: Dataset, model: str, precision: str) -> Column:
 #: Columns about one model: id -> (factory, which dataset the model comes from, allowed precisions).
 MODEL_COLUMNS: dict[str, tuple[Callable[[Dataset, str, str], Column], str, tuple[str, ...]]] = {
     "decode_upper_bound": (_decode_upper_bound, "llm_models", ("bf16", "fp8", "int4", "native")),
-    "tokens_per_usd": (_tokens_per_usd_column, "llm_models", ("bf16", "fp8", "int4", "native")),
+    "usd_per_million_tokens": (_usd_per_million_tokens, "llm_models", ("bf16", "fp8", "int4", "native")),
+    "measured_usd_per_million_tokens": (_measured_usd_per_million_tokens, "llm_models", ("native",)),
     "diffusion_fits": (_diffusion_fits, "diffusion_models", ("bf16", "fp8")),
 }
 

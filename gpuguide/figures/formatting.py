@@ -7,7 +7,7 @@ Words that are not CLDR data ("from", "not published") are UI strings, passed in
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal  # noqa: F401 (the doctests name both)
 from fractions import Fraction
 from functools import lru_cache
 
@@ -147,3 +147,21 @@ def spelled_out(value: int, locale: str) -> str:
     from num2words import num2words
 
     return num2words(value, lang=locale.split("_")[0])
+
+
+def significant(value: Fraction, digits: int, rounding: str) -> Decimal:
+    """``value`` to ``digits`` significant digits, rounded ``ROUND_CEILING`` or ``ROUND_FLOOR`` (a bound
+    quoted this way keeps its side).
+
+    >>> significant(Fraction(1, 3), 3, ROUND_CEILING), significant(Fraction(2000, 3), 3, ROUND_FLOOR)
+    (Decimal('0.334'), Decimal('666'))
+    >>> significant(Fraction(123456), 3, ROUND_FLOOR)
+    Decimal('123000')
+    """
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    if not exact:
+        return Decimal(0)
+    exponent = exact.adjusted() - digits + 1
+    if exponent >= 0:
+        return Decimal(int(exact.scaleb(-exponent).to_integral_value(rounding=rounding)) * 10**exponent)
+    return exact.quantize(Decimal(1).scaleb(exponent), rounding=rounding)

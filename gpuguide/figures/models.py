@@ -1,32 +1,36 @@
-"""What a model page shows, and what a GPU page says of the models: every figure from ``sizing``,
-every word from the UI strings.
+"""What a model page shows, and the models' index: every figure from the figures library, every word
+from the UI strings.
 
-A language model's page: the memory it needs per precision (weights, and weights + KV cache at the
-reference context and at its maximum context), every GPU type's smallest configuration that holds
-it with the link it needs, its price per hour, decode ceiling and tokens per dollar, the cheapest
-one to rent, and what fine-tuning it needs. An image or video model's page: the memory its
-publisher documents and the GPUs that have it. The tables are ``BlockTable``s, as block shortcodes
-return: the templates print them the way Markdown prints those.
+A language model's page: its published figures, the memory it needs per weight format (weights,
+the KV cache of each serving preset, their sums), the cheapest configuration per format and
+preset, every GPU type's configuration for each preset (``plan_tables``), the published
+measurements beside their bounds (``measured``) and what fine-tuning it needs. An image or video
+model's page: the memory its publisher documents and the GPUs that have it. The tables are
+``BlockTable``s, as block shortcodes return: the templates print them the way Markdown prints those.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
+from decimal import Decimal
 
-from babel.lists import format_list
-
-from gpuguide.figures import formatting, sizing
-from gpuguide.figures.columns import interconnect_text
-from gpuguide.figures.prose import (
-    BlockCell,
-    BlockTable,
-    ShortcodeContext,
-    configuration_data,
+from gpuguide.figures import formatting, measured, planner, serving, sizing
+from gpuguide.figures.plan_tables import (
+    cheapest_table,
     configuration_text,
+    format_label,
+    launch_command,
+    memory_need_gb,
+    model_formats,
+    model_plans,
+    plan_data,
+    plans_table,
+    preset_label,
+    preset_workload,
 )
-from gpuguide.figures.records import gpu_spec, gpu_specs, model_shape
+from gpuguide.figures.records import gpu_specs, model_shape
+from gpuguide.figures.registry import BlockCell, BlockTable
 from gpuguide.structure.data import Dataset, DiffusionModel, Gpu, LlmModel
 from gpuguide.structure.language import Language
 
@@ -34,177 +38,142 @@ from gpuguide.structure.language import Language
 METHODS: tuple[sizing.Method, ...] = ("full", "lora", "qlora")
 
 
-def memory_up(needed: Fraction | int, language: Language) -> str:
-    """Bytes as whole GB, rounded UP: a need is never understated."""
-    return formatting.memory_gb(math.ceil(Fraction(needed) / sizing.GB), language.locale)
+def memory_up(needed: int | float, language: Language) -> str:
+    """Bytes as whole GB, rounded UP: a training need is never understated."""
+    return formatting.memory_gb(math.ceil(needed / sizing.GB), language.locale)
 
 
-def serving_precisions(llm: LlmModel) -> tuple[str, ...]:
-    """The precisions a model's page sizes it in: BF16, FP8, 4-bit, and its published format when
-    that is none of them (gpt-oss's MXFP4) or only part of the weights use it."""
-    native = llm.native_precision
-    if native is not None and (native.format not in sizing.SERVING_PRECISIONS or native.quantized_parameters):
-        return (*sizing.SERVING_PRECISIONS, "native")
-    return sizing.SERVING_PRECISIONS
+def _gb(value: Decimal, language: Language) -> str:
+    return formatting.memory_gb(value, language.locale)
 
 
-def precision_label(llm: LlmModel, precision: str, language: Language) -> str:
-    """``BF16``, or ``MXFP4 (format publié)`` for the format the publisher ships."""
-    native = llm.native_precision
-    published = native.format if native is not None else "bf16"
-    name = language.ui(f"precision_{published if precision == 'native' else precision}")
-    is_published = precision == "native" or (precision == published and "native" not in serving_precisions(llm))
-    return language.ui("precision_published", precision=name) if is_published else name
+# --- Language models: memory ---------------------------------------------------------------------
 
+def kv_table(llm: LlmModel, language: Language) -> BlockTable:
+    """Per serving preset: the KV cache of all its sequences, in BF16 and in FP8."""
+    ui, shape = language.ui, model_shape(llm)
+    rows = []
+    for preset in serving.PRESETS:
+        cells = [BlockCell(preset_label(preset, shape, language), (("preset", preset.key),))]
+        for kv in ("bf16", "fp8"):
+            kv_bytes = serving.kv_cache_bytes(shape, preset.context_tokens, kv, preset.users)
+            cells.append(BlockCell(_gb(memory_need_gb(kv_bytes), language),
+                                   (("kv-cache", kv), ("gb", str(memory_need_gb(kv_bytes))))))
+        rows.append(tuple(cells))
+    per_token = serving.kv_cache_bytes(shape, 1, "bf16")
+    headers = (ui("column_preset"), ui("column_kv_cache", format=ui("precision_bf16")),
+               ui("column_kv_cache", format=ui("precision_fp8")))
+    caption = ui("model_kv_caption", model=llm.name,
+                 per_token=formatting.whole_number(per_token, language.locale))
+    return BlockTable(caption, headers, tuple(rows), (False, True, True))
 
-def precision_key(llm: LlmModel, precision: str) -> str:
-    """The format a precision stands for, for machines: ``native`` → ``mxfp4``."""
-    native = llm.native_precision
-    return (native.format if native is not None else "bf16") if precision == "native" else precision
-
-
-def reference_context(llm: LlmModel) -> int:
-    """The context the pages size serving with: the reference context, at most the model's own."""
-    return sizing.effective_context(model_shape(llm), sizing.REFERENCE_CONTEXT_TOKENS)
-
-
-# --- Language models -----------------------------------------------------------------------------
 
 def memory_table(llm: LlmModel, language: Language) -> BlockTable:
-    """Per precision: weights; weights + KV cache at the reference context; at the maximum context."""
-    shape, locale, ui = model_shape(llm), language.locale, language.ui
-    reference, longest = reference_context(llm), llm.max_context_tokens
+    """Per weight format: the weights, then weights + the KV cache (BF16) of each preset. A total
+    is the sum of the two figures shown (each rounded up to a tenth of a GB), so the table adds up."""
+    ui, shape = language.ui, model_shape(llm)
     rows = []
-    for precision in serving_precisions(llm):
-        weights = sizing.weights_bytes(shape, precision)
-        at_reference = sizing.serving_memory_bytes(shape, precision, reference)
-        at_longest = sizing.serving_memory_bytes(shape, precision, longest)
-        rows.append((
-            BlockCell(precision_label(llm, precision, language), (("precision", precision_key(llm, precision)),)),
-            BlockCell(memory_up(weights, language), (("bytes", str(math.ceil(weights))),)),
-            BlockCell(memory_up(at_reference, language), (("bytes", str(math.ceil(at_reference))),)),
-            BlockCell(memory_up(at_longest, language), (("bytes", str(math.ceil(at_longest))),)),
-        ))
-    headers = (ui("column_precision"), ui("column_weights"),
-               ui("column_memory_at_context", context=formatting.whole_number(reference, locale)),
-               ui("column_memory_at_context", context=formatting.whole_number(longest, locale)))
-    return BlockTable(ui("model_memory_caption", model=llm.name), headers, tuple(rows), (False, True, True, True))
+    for weights in model_formats(llm):
+        weights_gb = memory_need_gb(serving.weights_bytes(shape, weights))
+        cells = [BlockCell(format_label(llm, weights, language), (("weights", serving.format_of(shape, weights)),)),
+                 BlockCell(_gb(weights_gb, language), (("gb", str(weights_gb)),))]
+        for preset in serving.PRESETS:
+            kv_gb = memory_need_gb(serving.kv_cache_bytes(shape, preset.context_tokens, "bf16", preset.users))
+            cells.append(BlockCell(_gb(weights_gb + kv_gb, language),
+                                   (("gb", str(weights_gb + kv_gb)), ("preset", preset.key))))
+        rows.append(tuple(cells))
+    headers = (ui("column_weights_format"), ui("column_weights"),
+               *(ui("column_with_preset", preset=preset_label(preset, shape, language)) for preset in serving.PRESETS))
+    return BlockTable(ui("model_memory_caption", model=llm.name), headers, tuple(rows),
+                      (False, True, True, True, True))
 
 
-def kv_cache_sentence(llm: LlmModel, language: Language) -> str:
-    """How much the KV cache of one sequence takes, at the reference and at the maximum context."""
-    shape, locale = model_shape(llm), language.locale
-    reference, longest = reference_context(llm), llm.max_context_tokens
-    return language.ui("model_kv_cache", model=llm.name,
-                       reference=memory_up(sizing.kv_cache_bytes(shape, reference), language),
-                       reference_tokens=formatting.whole_number(reference, locale),
-                       longest=memory_up(sizing.kv_cache_bytes(shape, longest), language),
-                       longest_tokens=formatting.whole_number(longest, locale))
-
+# --- Language models: serving --------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class ConfigurationFigures:
-    """One configuration of one GPU type for a model at a precision, with what it gives."""
+class PresetSection:
+    """One preset's table of every GPU type, in the model's published format, with the launch
+    command of the cheapest configuration."""
 
-    config: sizing.Configuration
-    decode: Fraction | None  # tokens/s ceiling of one stream; None: bandwidth not published
-    tokens_per_usd: Fraction | None  # tokens per dollar ceiling; None: no offer or no decode ceiling
-
-
-def configuration_figures(llm: LlmModel, precision: str, dataset: Dataset) -> list[ConfigurationFigures]:
-    """Every GPU type's smallest configuration (1, 2, 4 or 8 GPUs) that serves ``llm`` at
-    ``precision`` with the reference context, cheapest first (``sizing.configurations``)."""
-    shape = model_shape(llm)
-    need = sizing.serving_memory_bytes(shape, precision, reference_context(llm))
-    figures = []
-    for config in sizing.configurations(need, gpu_specs(dataset.gpus, dataset.prices)):
-        gpu = dataset.gpus[config.gpu_id]
-        decode = sizing.decode_tokens_per_second_upper_bound(gpu.bandwidth_gbs, shape, precision, config.gpu_count)
-        figures.append(ConfigurationFigures(config, decode, sizing.tokens_per_usd_upper_bound(decode, config.usd_per_hour)))
-    return figures
+    key: str
+    label: str
+    table: BlockTable
+    cheapest: str | None  # the sentence naming it; None: nothing rentable holds the workload
+    cheapest_data: tuple[tuple[str, str], ...]
+    command: str | None
 
 
-def recommended(llm: LlmModel, precision: str, dataset: Dataset) -> sizing.Configuration | None:
-    """The cheapest rentable configuration whose GPUs share a fast link (what the guide's tables recommend)."""
-    need = sizing.serving_memory_bytes(model_shape(llm), precision, reference_context(llm))
-    return sizing.recommend_configuration(need, gpu_specs(dataset.gpus, dataset.prices))
+def preset_sections(llm: LlmModel, dataset: Dataset, language: Language) -> list[PresetSection]:
+    shape, sections = model_shape(llm), []
+    for preset in serving.PRESETS:
+        workload = preset_workload(preset)
+        label = preset_label(preset, shape, language)
+        caption = language.ui("model_plans_caption", model=llm.name, preset=label,
+                              format=format_label(llm, "native", language))
+        found = list(model_plans(llm, workload, dataset))
+        best = planner.cheapest(found)
+        sentence = None
+        if best is not None:
+            gpu = dataset.gpus[best.gpu_id]
+            sentence = language.ui("model_cheapest", model=llm.name, preset=label,
+                                   configuration=configuration_text(best, gpu, language))
+        sections.append(PresetSection(preset.key, label, plans_table(llm, workload, dataset, language, caption),
+                                      sentence, plan_data(best, llm, workload) if best else (),
+                                      launch_command(llm, workload, best) if best else None))
+    return sections
 
 
-def _decode_text(value: Fraction | None, language: Language) -> str:
-    if value is None:
-        return language.ui("not_published")
-    return language.ui("tokens_per_second_upper_bound", value=formatting.whole_number(int(value), language.locale))
+def cheapest_per_format(llm: LlmModel, dataset: Dataset, language: Language) -> BlockTable:
+    return cheapest_table(llm, dataset, language, model_formats(llm))
 
 
-def tokens_per_usd_text(found: ConfigurationFigures, language: Language) -> str:
-    """``≤ 32 500 tokens/$``; "no offer" without a price, "not published" without a decode ceiling."""
-    if found.config.usd_per_hour is None:
-        return language.ui("no_offer")
-    if found.tokens_per_usd is None:
-        return language.ui("not_published")
-    return language.ui("tokens_per_usd_upper_bound", value=formatting.whole_number(
-        sizing.round_down_significant(found.tokens_per_usd, 3), language.locale))
+# --- Language models: measurements ---------------------------------------------------------------
 
-
-def count_text(config: sizing.Configuration, language: Language) -> str:
-    """``1``, ``2``, ``4 (via PCIe)``: how many GPUs, and whether they talk over PCIe."""
-    text = formatting.whole_number(config.gpu_count, language.locale)
-    return text if config.fast_link else language.ui("over_pcie", figure=text)
-
-
-def configurations_table(llm: LlmModel, precision: str, dataset: Dataset, language: Language) -> BlockTable:
-    """The configurations that serve ``llm`` at ``precision``, cheapest first."""
+def measurements_table(llm: LlmModel, dataset: Dataset, language: Language) -> BlockTable | None:
+    """Every published measurement of the model: the system, the measured throughput, the bound for
+    the same GPUs, the share of it reached, and a million tokens' cost at that speed; None without any."""
     ui, locale = language.ui, language.locale
     rows = []
-    for found in configuration_figures(llm, precision, dataset):
-        config = found.config
-        gpu = dataset.gpus[config.gpu_id]
-        price = (ui("price_per_hour", price=formatting.usd(float(config.usd_per_hour), locale))
-                 if config.usd_per_hour is not None else ui("no_offer"))
-        link = interconnect_text(gpu, language) if config.gpu_count > 1 else ui("single_gpu")
+    for found in measured.language_model_comparisons(dataset, model=llm.id):
+        m = found.measurement
+        gpu = dataset.gpus[m.gpu]
+        share = found.share_of_bound
         rows.append((
-            # Not a recommendation (those carry data-precision): every GPU type's smallest configuration.
-            BlockCell(gpu.model, (("gpu", gpu.id), ("count", str(config.gpu_count)),
-                                  ("fast-link", "true" if config.fast_link else "false")), page=("gpu", gpu.id)),
-            BlockCell(count_text(config, language)),
-            BlockCell(link),
-            BlockCell(price, (("usd-per-hour", str(config.usd_per_hour or "")),)),
-            BlockCell(_decode_text(found.decode, language)),
-            BlockCell(tokens_per_usd_text(found, language)),
+            BlockCell(ui("measured_system", count=m.gpu_count, gpu=gpu.short_name), (("gpu", gpu.id),
+                      ("count", str(m.gpu_count)), ("measurement", m.id)), page=("gpu", gpu.id),
+                      detail=ui("measured_round", round=m.round, submitter=m.submitter)),
+            BlockCell(ui(f"scenario_{m.scenario}")),
+            BlockCell(ui("tokens_per_second", value=formatting.whole_number(math.floor(found.measured_tokens_per_second), locale)),
+                      (("tokens-per-second", str(m.tokens_per_second)),)),
+            BlockCell(ui("tokens_per_second_upper_bound", value=formatting.whole_number(
+                math.floor(found.bound_tokens_per_second), locale)) if found.bound_tokens_per_second else ui("not_published"),
+                      (("bound", str(float(found.bound_tokens_per_second or 0))),)),
+            BlockCell(formatting.percent(math.floor(share * 1000) / 1000, locale, 1) if share is not None
+                      else ui("not_published")),
+            BlockCell(formatting.usd_rate(found.usd_per_million_tokens, locale) if found.usd_per_million_tokens
+                      is not None else ui("no_offer")),
+            BlockCell(ui("source_link"), href=m.source),
         ))
-    name = precision_label(llm, precision, language)
-    headers = (ui("column_gpu"), ui("column_gpu_count"), ui("column_interconnect"), ui("column_price"),
-               ui("column_decode_ceiling"), ui("column_tokens_per_usd_short"))
-    return BlockTable(ui("model_configurations_caption", model=llm.name, precision=name), headers, tuple(rows),
-                      (False, True, False, True, True, True))
+    if not rows:
+        return None
+    headers = (ui("column_system"), ui("column_scenario"), ui("column_measured"), ui("column_bound"),
+               ui("column_share_of_bound"), ui("column_measured_per_million"), ui("column_source"))
+    return BlockTable(ui("measurements_caption", model=llm.name), headers, tuple(rows),
+                      (False, False, True, True, True, True, False))
 
 
-def recommendation_data(llm: LlmModel, precision: str, dataset: Dataset) -> tuple[tuple[str, str], ...]:
-    """What the recommendation sentence states, for machines (``data-*``), as the guide's tables do."""
-    config = recommended(llm, precision, dataset)
-    return configuration_data(config, llm.id, precision_key(llm, precision)) if config is not None else ()
-
-
-def recommendation_text(llm: LlmModel, precision: str, dataset: Dataset, language: Language) -> str:
-    """The cheapest configuration to rent, its price and decode ceiling, in one sentence."""
-    ui, locale = language.ui, language.locale
-    config = recommended(llm, precision, dataset)
-    name = precision_label(llm, precision, language)
-    if config is None:
-        return ui("model_no_rental", model=llm.name, precision=name)
-    gpu = dataset.gpus[config.gpu_id]
-    decode = sizing.decode_tokens_per_second_upper_bound(gpu.bandwidth_gbs, model_shape(llm), precision, config.gpu_count)
-    assert config.usd_per_hour is not None  # recommendations have a live offer
-    found = ConfigurationFigures(config, decode, sizing.tokens_per_usd_upper_bound(decode, config.usd_per_hour))
-    return ui("model_recommendation", model=llm.name, precision=name, count=config.gpu_count, gpu=gpu.model,
-              price=formatting.usd(float(config.usd_per_hour), locale), decode=_decode_text(decode, language),
-              tokens=tokens_per_usd_text(found, language))
+def training_configuration_text(config: sizing.Configuration, dataset: Dataset, language: Language) -> str:
+    """``2 × H100 SXM, dès 5,76 $US/h``, or ``1 × RTX PRO 6000 (sans offre)`` for reference."""
+    gpu = dataset.gpus[config.gpu_id].model
+    if config.usd_per_hour is None:
+        return language.ui("reference_configuration", count=config.gpu_count, gpu=gpu)
+    return language.ui("recommended_configuration", count=config.gpu_count, gpu=gpu,
+                       price=formatting.usd(float(config.usd_per_hour), language.locale))
 
 
 def fine_tuning_table(llm: LlmModel, dataset: Dataset, language: Language) -> BlockTable:
     """Full training, LoRA and QLoRA: memory per parameter, memory needed, the configuration to rent."""
     ui, locale = language.ui, language.locale
-    context = ShortcodeContext(dataset, language)
     specs = gpu_specs(dataset.gpus, dataset.prices)
     rows = []
     for method in METHODS:
@@ -220,7 +189,7 @@ def fine_tuning_table(llm: LlmModel, dataset: Dataset, language: Language) -> Bl
             BlockCell(ui(f"method_{method}_name"), (("method", method),),
                       detail=ui("unit_bytes_per_param", value=formatting.decimal(per_param, locale), count=per_param)),
             BlockCell(memory_up(need, language), (("bytes", str(math.ceil(need))),)),
-            BlockCell(configuration_text(config, context),
+            BlockCell(training_configuration_text(config, dataset, language),
                       (("gpu", config.gpu_id), ("count", str(config.gpu_count)), ("model", llm.id), ("method", method)),
                       page=("gpu", config.gpu_id)) if config is not None else BlockCell(ui("no_configuration")),
         ))
@@ -276,26 +245,6 @@ def diffusion_memory_text(diffusion: DiffusionModel, language: Language) -> list
 
 # --- What a GPU runs -----------------------------------------------------------------------------
 
-def models_on_gpu_table(gpu: Gpu, dataset: Dataset, language: Language) -> BlockTable:
-    """For each language model: how many of this GPU serve it, per precision (or "more than 8")."""
-    ui = language.ui
-    spec = gpu_spec(gpu, dataset.price(gpu.id))
-    rows = []
-    for llm in dataset.llm_models.values():
-        shape, context = model_shape(llm), reference_context(llm)
-        cells = []
-        for precision in sizing.SERVING_PRECISIONS:
-            config = sizing.smallest_configuration(sizing.serving_memory_bytes(shape, precision, context), spec)
-            cells.append(BlockCell(count_text(config, language), (("count", str(config.gpu_count)),))
-                         if config is not None else BlockCell(ui("more_than_gpus", count=max(sizing.GPU_COUNTS))))
-        rows.append((BlockCell(llm.name, (("model", llm.id),), page=("model", llm.id)), *cells))
-    headers = (ui("column_model"), *(ui("column_gpus_needed", precision=ui(f"precision_{p}"))
-                                     for p in sizing.SERVING_PRECISIONS))
-    caption = ui("gpu_models_caption", gpu=gpu.model,
-                 context=formatting.whole_number(sizing.REFERENCE_CONTEXT_TOKENS, language.locale))
-    return BlockTable(caption, headers, tuple(rows), (False, True, True, True))
-
-
 def diffusion_on_gpu(gpu: Gpu, dataset: Dataset) -> list[DiffusionModel]:
     """The image and video models whose documented memory (at any documented precision) this GPU has."""
     return [model for model in dataset.diffusion_models.values()
@@ -306,38 +255,36 @@ def diffusion_on_gpu(gpu: Gpu, dataset: Dataset) -> list[DiffusionModel]:
 
 @dataclass(frozen=True)
 class IndexRow:
-    """A language model in the index: what it is, what it needs in BF16, what to rent."""
+    """A language model in the index: what it is, what it needs in its published format, what to rent."""
 
     model_id: str
     name: str
     developer: str
     parameters: str
+    parameters_count: int
+    published_format: str
     memory: str
+    memory_gb: Decimal
     rental: str
-
-
-def reference_context_text(language: Language) -> str:
-    return formatting.whole_number(sizing.REFERENCE_CONTEXT_TOKENS, language.locale)
 
 
 def usable_share_text(language: Language) -> str:
     return formatting.percent(float(sizing.USABLE_MEMORY_SHARE), language.locale)
 
 
-def gpu_counts_text(language: Language) -> str:
-    """``1, 2, 4 ou 8`` / ``1, 2, 4 or 8``: the configurations the pages consider."""
-    return format_list([formatting.whole_number(count, language.locale) for count in sizing.GPU_COUNTS], style="or",
-                       locale=language.locale)
-
-
 def llm_index(dataset: Dataset, language: Language) -> list[IndexRow]:
-    """Every language model: parameters, memory in BF16 at the reference context, the cheapest rental."""
+    """Every language model in its published format: parameters, memory for the chat preset (its
+    weights and KV cache), the cheapest rental for it; smallest first."""
     rows = []
-    context = ShortcodeContext(dataset, language)
+    chat = serving.preset("chat")
     for llm in dataset.llm_models.values():
-        need = sizing.serving_memory_bytes(model_shape(llm), "bf16", reference_context(llm))
-        config = recommended(llm, "bf16", dataset)
+        shape = model_shape(llm)
+        workload = preset_workload(chat)
+        need = memory_need_gb(serving.weights_bytes(shape, "native")) + memory_need_gb(
+            serving.kv_cache_bytes(shape, chat.context_tokens, "bf16", chat.users))
+        best = planner.cheapest(list(model_plans(llm, workload, dataset)))
+        rental = (configuration_text(best, dataset.gpus[best.gpu_id], language) if best
+                  else language.ui("no_configuration"))
         rows.append(IndexRow(llm.id, llm.name, llm.developer, formatting.billions(llm.parameters, language.locale),
-                             memory_up(need, language),
-                             configuration_text(config, context) if config else language.ui("no_configuration")))
-    return rows
+                             llm.parameters, format_label(llm, "native", language), _gb(need, language), need, rental))
+    return sorted(rows, key=lambda row: (row.parameters_count, row.name))

@@ -10,16 +10,32 @@ from fractions import Fraction
 from typing import Mapping
 
 from gpuguide.figures import sizing
+from gpuguide.figures.serving import ModelShape, ServingGpu
 from gpuguide.structure.data import Gpu, LlmModel, Price
 
 
-def model_shape(llm: LlmModel) -> sizing.ModelShape:
-    """What the memory model needs of a language model."""
+def model_shape(llm: LlmModel) -> ModelShape:
+    """What the serving model needs of a language model."""
     native = llm.native_precision
-    return sizing.ModelShape(
+    return ModelShape(
         llm.parameters, llm.layers, llm.kv_heads, llm.head_dim, llm.max_context_tokens, llm.active_parameters,
         llm.kv_compressed_dim, llm.window_tokens, llm.window_layers or 0,
-        native.format if native else None, native.quantized_parameters if native else None)
+        native.format if native else None, native.quantized_parameters if native else None,
+        llm.attention_heads, llm.vocab_size, llm.hidden_size, llm.tied_embeddings)
+
+
+def serving_gpu(gpu: Gpu, price: Price | None) -> ServingGpu:
+    """What the throughput bounds need of a GPU type: its dense tensor rates per path it has."""
+    rates = {path: value for path, value in (("bf16", gpu.bf16_tflops), ("fp8", gpu.fp8_tflops),
+                                             ("fp4", gpu.fp4_tflops))
+             if isinstance(value, (int, float))}
+    return ServingGpu(gpu.id, gpu.memory_gb, gpu.bandwidth_gbs, rates, gpu.interconnect.gpus,
+                      price.usd_per_gpu_hour if price else None, gpu.runtime_memory_gib)
+
+
+def serving_gpus(gpus: Mapping[str, Gpu], prices: Mapping[str, Price]) -> list[ServingGpu]:
+    """Every GPU type with its offer, in file order."""
+    return [serving_gpu(gpu, prices.get(gpu_id)) for gpu_id, gpu in gpus.items()]
 
 
 def gpu_spec(gpu: Gpu, price: Price | None) -> sizing.GpuSpec:

@@ -1,27 +1,22 @@
-"""Sizing: the one memory model every figure of the site comes from. Pure functions, exact arithmetic.
+"""Sizing: the training memory model, capacities and the figures computed from GPU specifications.
+Pure functions, exact arithmetic.
 
-The model, stated once (the methodology page prints it, from these constants):
+The training model, stated once (the methodology page prints it, from these constants):
 
-- **Budget.** A workload plans on ``USABLE_MEMORY_SHARE`` (80 %) of each GPU's memory; the rest goes
-  to the CUDA or ROCm context, the framework's allocator, fragmentation and the activations of
-  moderate batches. With several GPUs the budgets add up (the model's state is split across them).
-- **Need.** Parameters × bytes per parameter of the workload (``BYTES_PER_PARAM``: full training,
-  LoRA, QLoRA, serving at a precision); serving a named model adds the KV cache of one sequence of
-  ``REFERENCE_CONTEXT_TOKENS``, bounded by the model's maximum context.
-- **Fit.** A model fits on N GPUs of a type when its need is within N budgets, and, for N > 1, the N
-  GPUs share a fast link (NVLink, Infinity Fabric): tensor parallelism exchanges data at every layer.
-- **Capacity.** The largest model a configuration holds is budget × N ÷ bytes per parameter: the
-  largest model whose weights (and optimizer states) fit, before any KV cache. So a model that fits
-  always has at most that many parameters, on every page: capacities and fits cannot disagree.
-- **Left out**: activations (they depend on batch size and sequence length), the KV cache of
-  concurrent requests, the per-group scales of 4-bit formats (a few %), and communication buffers.
-  They all come out of the 20 % margin or lower the real limit.
+- **Budget.** A training job plans on ``USABLE_MEMORY_SHARE`` (80 %) of each GPU's memory as its
+  vendor states it (10⁹ bytes): the reference page's conservative rule, which leaves the rest to the
+  runtime, the allocator and the activations of moderate batches. With several GPUs the budgets add
+  up (the model's states are sharded across them). Serving has its own budget, the one inference
+  engines allocate (``serving``).
+- **Need.** Parameters × bytes per parameter of the method (``TRAINING_BYTES_PER_PARAM``: full
+  training, LoRA, QLoRA).
+- **Capacity.** The largest model a configuration trains is budget × N ÷ bytes per parameter,
+  rounded down to a readable figure (``round_down_readable``).
 
 Units: memory in GB as vendors count it (10⁹ bytes); sizes in bytes (``Fraction``) or parameters
-(``int``). All arithmetic is exact (``Fraction`` and integers): a capacity that lands exactly on a
-rounding boundary must fall on the right side of it, which binary floats cannot promise.
+(``int``). All arithmetic is exact: a capacity that lands exactly on a rounding boundary must fall
+on the right side of it, which binary floats cannot promise.
 
-Functions take plain values (a GPU's ``memory_gb``, a ``ModelShape``), never the dataset's objects.
 A figure the vendor does not publish is ``None`` and gives ``None`` ("not published"); a feature the
 GPU does not have is ``NOT_SUPPORTED`` ("not supported"): the two are never confused.
 """
@@ -48,19 +43,16 @@ class Absent(enum.Enum):
     NOT_SUPPORTED = "not_supported"  # the GPU lacks the feature (no FP8 tensor cores, no RT cores)
     NO_OFFER = "no_offer"  # a price-based figure for a GPU without a live offer
     DOES_NOT_FIT = "does_not_fit"  # a figure about a model the GPU cannot hold (a decode ceiling)
+    NOT_MEASURED = "not_measured"  # no published measurement of that model on that GPU
 
 
 NOT_SUPPORTED = Absent.NOT_SUPPORTED
 NO_OFFER = Absent.NO_OFFER
 DOES_NOT_FIT = Absent.DOES_NOT_FIT
+NOT_MEASURED = Absent.NOT_MEASURED
 
 #: Share of GPU memory a workload may plan on (the reference page's 80 %).
 USABLE_MEMORY_SHARE = Fraction(4, 5)
-
-#: The context the KV cache is sized for when a named model is served: one sequence of this many
-#: tokens (a common serving default, and the reference guide's), or the model's maximum context if
-#: shorter. Concurrent requests need more: the pages say so.
-REFERENCE_CONTEXT_TOKENS = 8192
 
 #: GPU counts of a configuration: powers of two, as tensor parallelism splits attention heads evenly.
 GPU_COUNTS = (1, 2, 4, 8)
@@ -83,23 +75,6 @@ LORA_BYTES_PER_PARAM = Fraction(11, 5)
 #: and 4 (https://arxiv.org/abs/2305.14314): a 65B model fine-tuned on one 48 GB GPU.
 QLORA_BYTES_PER_PARAM = Fraction(13, 20)
 
-Precision = Literal["bf16", "fp8", "int4", "mxfp4"]
-
-#: Bytes per weight when serving. "int4": 4-bit weight-only quantisation (AWQ, GPTQ), its per-group
-#: scales left to the margin. "mxfp4": OCP Microscaling FP4, 32 four-bit values sharing one 8-bit
-#: scale, 4.25 bits (OCP Microscaling Formats Specification v1.0, section 5.3,
-#: https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf).
-WEIGHT_BYTES: dict[str, Fraction] = {
-    "bf16": Fraction(2), "fp8": Fraction(1), "int4": Fraction(1, 2), "mxfp4": Fraction(17, 32)}
-
-#: The precisions the capacity columns and requirement tables are computed for (mxfp4 is a
-#: model's native format only).
-SERVING_PRECISIONS: tuple[str, ...] = ("bf16", "fp8", "int4")
-
-#: The KV cache is kept in BF16 whatever the weights' precision (vLLM's and TGI's default: weight
-#: quantisation does not quantise the cache).
-KV_CACHE_BYTES_PER_ELEMENT = 2
-
 Method = Literal["full", "lora", "qlora"]
 
 #: Bytes per parameter of each fine-tuning method, weights and optimizer states, activations excluded.
@@ -112,13 +87,13 @@ class Constant:
     """One assumption of the memory model, as the methodology page states it."""
 
     key: str  # names its UI label: ``constant_<key>``
-    value: Fraction | int
-    unit: Literal["share", "bytes_per_param", "bytes", "tokens", "bits"]
+    value: Fraction | int  # for a ``rule``, unused: the page words it (``constant_<key>_value``)
+    unit: Literal["share", "bytes_per_param", "bytes", "tokens", "bits", "gib", "rule"]
     source: str | None  # the document it comes from; None: a rule of this site, explained on the page
     source_title: str | None = None
 
 
-#: Every constant of the model, in the order the methodology page lists them.
+#: Every constant of the training model, in the order the methodology page lists them.
 CONSTANTS: tuple[Constant, ...] = (
     Constant("usable_memory_share", USABLE_MEMORY_SHARE, "share", None),
     Constant("full_training", FULL_TRAINING_BYTES_PER_PARAM, "bytes_per_param",
@@ -127,20 +102,6 @@ CONSTANTS: tuple[Constant, ...] = (
              "https://arxiv.org/abs/2106.09685", "LoRA (Hu et al., ICLR 2022), section 4"),
     Constant("qlora", QLORA_BYTES_PER_PARAM, "bytes_per_param",
              "https://arxiv.org/abs/2305.14314", "QLoRA (Dettmers et al., NeurIPS 2023), sections 3 and 4"),
-    Constant("weights_bf16", WEIGHT_BYTES["bf16"], "bytes_per_param",
-             "https://cloud.google.com/tpu/docs/bfloat16", "Google Cloud, The bfloat16 numerical format"),
-    Constant("weights_fp8", WEIGHT_BYTES["fp8"], "bytes_per_param",
-             "https://www.opencompute.org/documents/ocp-8-bit-floating-point-specification-ofp8-revision-1-0-2023-12-01-pdf-1",
-             "OCP 8-bit Floating Point Specification (OFP8) 1.0"),
-    Constant("weights_int4", WEIGHT_BYTES["int4"], "bytes_per_param",
-             "https://arxiv.org/abs/2306.00978", "AWQ (Lin et al., MLSys 2024)"),
-    Constant("weights_mxfp4", WEIGHT_BYTES["mxfp4"] * 8, "bits",
-             "https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf",
-             "OCP Microscaling Formats (MX) Specification 1.0, section 5.3"),
-    Constant("kv_cache_element", KV_CACHE_BYTES_PER_ELEMENT, "bytes",
-             "https://developer.nvidia.com/blog/mastering-llm-techniques-inference-optimization/",
-             "NVIDIA, Mastering LLM Techniques: Inference Optimization"),
-    Constant("reference_context", REFERENCE_CONTEXT_TOKENS, "tokens", None),
 )
 
 
@@ -161,18 +122,6 @@ def exact(value: Real | str) -> Fraction:
 def _exact_float(value: float) -> Fraction:
     # Spec values repeat on every page: parse each one once (Fractions are immutable).
     return Fraction(str(value))
-
-
-def weight_bytes(precision: str) -> Fraction:
-    """Bytes per weight at ``precision``; ValueError names the known ones.
-
-    >>> weight_bytes("int4")
-    Fraction(1, 2)
-    """
-    try:
-        return WEIGHT_BYTES[precision]
-    except KeyError:
-        raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(WEIGHT_BYTES)}") from None
 
 
 # --- Budget and capacity -------------------------------------------------------------------------
@@ -211,18 +160,6 @@ def training_capacity_params(memory_gb: Real | None, method: Method, gpu_count: 
     [1200, 8727, 29538]
     """
     return capacity_params(memory_gb, TRAINING_BYTES_PER_PARAM[method], gpu_count)
-
-
-def serving_capacity_params(memory_gb: Real | None, precision: str, gpu_count: int = 1) -> int | None:
-    """Largest model whose weights at ``precision`` fit in the budget of ``gpu_count`` GPUs, unrounded.
-
-    The KV cache comes on top, in the same budget: a model with a long context needs more (its
-    page gives its need). With several GPUs the weights are split by tensor parallelism.
-
-    >>> [serving_capacity_params(80, p) // 10**9 for p in ("bf16", "fp8", "int4")]
-    [32, 64, 128]
-    """
-    return capacity_params(memory_gb, weight_bytes(precision), gpu_count)
 
 
 def round_down_readable(params: int) -> int:
@@ -285,97 +222,7 @@ def readable_step(params: int) -> int:
     return unit
 
 
-# --- Models --------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ModelShape:
-    """What the memory model needs of a language model, as its config.json gives it."""
-
-    parameters: int
-    layers: int
-    kv_heads: int
-    head_dim: int
-    max_context_tokens: int
-    active_parameters: int | None = None  # mixture of experts: parameters read per token
-    kv_compressed_dim: int | None = None  # multi-head latent attention: elements cached per layer
-    window_tokens: int | None = None  # sliding-window (or chunked) attention: tokens a local layer keeps
-    window_layers: int = 0  # how many of the layers attend within the window
-    native_format: str | None = None  # the precision the publisher ships, where it is not BF16
-    native_quantized_parameters: int | None = None  # parameters stored in it (the rest are BF16)
-
-    @property
-    def parameters_read_per_token(self) -> int:
-        return self.active_parameters or self.parameters
-
-
-def kv_cache_bytes_per_token_per_layer(shape: ModelShape) -> int:
-    """Bytes of KV cache one layer keeps per token (BF16).
-
-    Standard and grouped-query attention: 2 (keys and values) × kv_heads × head_dim × 2 bytes.
-    Multi-head latent attention (DeepSeek-V2/V3/R1) caches one compressed latent per layer:
-    kv_compressed_dim × 2 bytes (DeepSeek-V2 paper, section 2.1, https://arxiv.org/abs/2405.04434).
-
-    >>> kv_cache_bytes_per_token_per_layer(ModelShape(70_553_706_496, 80, 8, 128, 8192))  # Llama 3 70B
-    4096
-    """
-    if shape.kv_compressed_dim is not None:
-        return shape.kv_compressed_dim * KV_CACHE_BYTES_PER_ELEMENT
-    return 2 * shape.kv_heads * shape.head_dim * KV_CACHE_BYTES_PER_ELEMENT
-
-
-def effective_context(shape: ModelShape, context_tokens: int) -> int:
-    """The context a KV cache is sized for: ``context_tokens``, at most the model's maximum context.
-
-    >>> effective_context(ModelShape(20_554_567_680, 44, 64, 96, 2048), 8192)  # GPT-NeoX-20B
-    2048
-    """
-    if context_tokens < 1:
-        raise ValueError("context_tokens must be at least 1")
-    return min(context_tokens, shape.max_context_tokens)
-
-
-def kv_cache_bytes(shape: ModelShape, context_tokens: int = REFERENCE_CONTEXT_TOKENS) -> int:
-    """KV cache of one sequence of ``context_tokens`` (bounded by the model's maximum context).
-
-    Layers with sliding-window or chunked attention keep at most ``window_tokens`` tokens.
-
-    >>> kv_cache_bytes(ModelShape(8_030_261_248, 32, 8, 128, 131_072), 8192)  # Llama 3.1 8B: 1 GiB
-    1073741824
-    """
-    tokens = effective_context(shape, context_tokens)
-    window_layers = shape.window_layers if shape.window_tokens else 0
-    cached = (shape.layers - window_layers) * tokens
-    if window_layers:
-        cached += window_layers * min(tokens, shape.window_tokens or tokens)
-    return cached * kv_cache_bytes_per_token_per_layer(shape)
-
-
-def weights_bytes(shape: ModelShape, precision: str) -> Fraction:
-    """Bytes of a model's weights at ``precision``, or at its native format (``precision="native"``).
-
-    A native format stores ``native_quantized_parameters`` in that format and the rest in BF16
-    (gpt-oss: the experts in MXFP4, attention and embeddings in BF16).
-
-    >>> weights_bytes(ModelShape(671 * 10**9, 61, 128, 128, 131_072), "bf16") / GB  # the seed guide's 1 342 Go
-    Fraction(1342, 1)
-    """
-    if precision == "native":
-        if shape.native_format is None:
-            return shape.parameters * weight_bytes("bf16")
-        quantized = shape.native_quantized_parameters or shape.parameters
-        return quantized * weight_bytes(shape.native_format) + (shape.parameters - quantized) * weight_bytes("bf16")
-    return shape.parameters * weight_bytes(precision)
-
-
-def serving_memory_bytes(shape: ModelShape, precision: str,
-                         context_tokens: int = REFERENCE_CONTEXT_TOKENS) -> Fraction:
-    """Memory to serve one sequence: weights at ``precision`` + KV cache of ``context_tokens``.
-
-    >>> round(float(serving_memory_bytes(ModelShape(8_030_261_248, 32, 8, 128, 131_072), "bf16") / GB), 2)
-    17.13
-    """
-    return weights_bytes(shape, precision) + kv_cache_bytes(shape, context_tokens)
-
+# --- Training ------------------------------------------------------------------------------------
 
 def training_memory_bytes(parameters: int, method: Method) -> Fraction:
     """Memory to train ``parameters`` with ``method``: parameters × bytes per parameter, activations excluded.
@@ -469,29 +316,6 @@ def recommend_configuration(need_bytes: Real, gpus: Iterable[GpuSpec],
     return None if best is None else best[1]
 
 
-# --- Speed ---------------------------------------------------------------------------------------
-
-def decode_tokens_per_second_upper_bound(bandwidth_gbs: Real | None, shape: ModelShape, precision: str,
-                                         gpu_count: int = 1) -> Fraction | None:
-    """Upper bound of single-stream decoding speed: bandwidth ÷ bytes of weights read per token.
-
-    tokens/s ≤ bandwidth × 10⁹ × count ÷ (weights bytes × parameters read per token ÷ parameters).
-    At batch size 1 every generated token reads every weight once (all of them, or the active
-    experts of a mixture of experts), so memory bandwidth bounds the speed; reading the KV cache,
-    kernel overheads and communication only lower it. A ceiling, never a measured speed.
-    None when the bandwidth is not published.
-
-    >>> int(decode_tokens_per_second_upper_bound(3350, ModelShape(8_030_261_248, 32, 8, 128, 131_072), "bf16"))
-    208
-    """
-    if bandwidth_gbs is None:
-        return None
-    if gpu_count < 1:
-        raise ValueError("gpu_count must be at least 1")
-    read = weights_bytes(shape, precision) * shape.parameters_read_per_token / shape.parameters
-    return exact(bandwidth_gbs) * GB * gpu_count / read
-
-
 # --- Image and video generation ------------------------------------------------------------------
 
 def diffusion_fits(memory_gb: Real | None, documented_need_gb: Real | None) -> bool | None:
@@ -580,9 +404,6 @@ def spec_ratio(numerator: object, denominator: object) -> Fraction | None:
 
 # --- Price-performance ---------------------------------------------------------------------------
 
-SECONDS_PER_HOUR = 3600
-
-
 def usd_per_pflop_hour(usd_per_hour: Real | None, tflops: Real | Absent | None) -> Fraction | Absent | None:
     """Price of one PFLOP-hour at the peak dense throughput: price per hour ÷ (TFLOPS ÷ 1,000).
 
@@ -613,40 +434,3 @@ def usd_per_gb_hour(usd_per_hour: Real | None, memory_gb: Real | None) -> Fracti
     if not memory_gb:
         return None
     return exact(usd_per_hour) / exact(memory_gb)
-
-
-def tokens_per_usd_upper_bound(tokens_per_second: Real | None, usd_per_hour: Real | None) -> Fraction | None:
-    """Upper bound of the tokens one stream decodes per dollar: decode ceiling × 3,600 ÷ price per hour.
-
-    A ceiling for a single stream (batch size 1), as the decode ceiling is: serving many streams at
-    once produces more tokens per dollar in total, each stream more slowly.
-
-    >>> tokens_per_usd_upper_bound(200, Fraction(288, 100))
-    Fraction(250000, 1)
-    """
-    if tokens_per_second is None or usd_per_hour is None or not usd_per_hour:
-        return None
-    return exact(tokens_per_second) * SECONDS_PER_HOUR / exact(usd_per_hour)
-
-
-def configurations(need_bytes: Real, gpus: Iterable[GpuSpec],
-                   gpu_counts: Iterable[int] = GPU_COUNTS) -> list[Configuration]:
-    """For each GPU type, the fewest GPUs that hold ``need_bytes`` (``fast_link`` says whether they
-    share one), cheapest first: rentable ones by price per hour, then those without an offer. Ties
-    are broken as ``recommend_configuration`` breaks them (fewer GPUs, a fast link, more bandwidth,
-    a larger fast-link group, the id), so the first rentable one with a fast link is the one it
-    recommends. Types that need more than the largest count are left out.
-
-    >>> gpus = [GpuSpec("a", 80, 2000, 8, 2.5), GpuSpec("b", 24, 1000, 1, 0.5), GpuSpec("c", 141, 4800, 8)]
-    >>> [(c.gpu_id, c.gpu_count, c.fast_link) for c in configurations(100 * GB, gpus)]
-    [('b', 8, False), ('a', 2, True), ('c', 1, True)]
-    """
-    counts = tuple(gpu_counts)
-    keyed = []
-    for gpu in gpus:
-        config = smallest_configuration(need_bytes, gpu, counts)
-        if config is not None:
-            bandwidth = exact(gpu.bandwidth_gbs) if gpu.bandwidth_gbs is not None else Fraction(0)
-            keyed.append(((config.usd_per_hour is None, config.usd_per_hour or 0, config.gpu_count, not config.fast_link,
-                           -bandwidth, -gpu.fast_link_gpus, gpu.id), config))
-    return [config for _, config in sorted(keyed, key=lambda item: item[0])]

@@ -21,7 +21,8 @@ from markdown_it.rules_inline import StateInline
 
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.markdown.tables import PROSE_REGION, region_open
-from gpuguide.figures.prose import BLOCK_SHORTCODES, SHORTCODES, BlockCell, BlockTable, ShortcodeContext, ShortcodeError
+from gpuguide.figures import methodology, prose  # noqa: F401 (importing them registers their shortcodes)
+from gpuguide.figures.registry import BLOCK_SHORTCODES, SHORTCODES, BlockCell, BlockTable, ShortcodeContext, ShortcodeError
 
 _ARGUMENT = re.compile(r'\s*([a-z_][a-z0-9_]*)=("([^"]*)"|[^\s"]+)')
 

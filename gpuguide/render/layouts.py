@@ -15,6 +15,7 @@ from babel.dates import format_date
 from markupsafe import Markup
 
 from gpuguide.figures import models as model_figures
+from gpuguide.figures import plan_tables
 from gpuguide.figures.columns import (
     CATALOGUE_COLUMNS,
     SEGMENTS,
@@ -201,7 +202,7 @@ def _gpu(given: PageInput) -> Context:
         "card_lines": tuple(given.language.ui("card_figure", label=cells[column][0], figure=cells[column][1].text)
                             for column in ("memory", "bf16", "price")),
         "gpu": gpu,
-        "models_table": model_figures.models_on_gpu_table(given.dataset.gpus[gpu.id], given.dataset, given.language),
+        "models_table": plan_tables.models_on_gpu_table(given.dataset.gpus[gpu.id], given.dataset, given.language),
         "diffusion_models": [Link(model.name, view.page_url("model", model.id))
                              for model in model_figures.diffusion_on_gpu(gpu, given.dataset)],
         "picker": _picker(given),
@@ -273,23 +274,16 @@ def _model(given: PageInput) -> Context:
     dataset, language = given.dataset, given.language
     if isinstance(subject.model, LlmModel):
         llm = dataset.llm_models[subject.model.id]  # through the tracked view: the page depends on the record
-        precisions = model_figures.serving_precisions(llm)
         return {
             "kind": "llm", "model": llm,
             "facts": model_figures.facts(llm, language),
+            "kv_table": model_figures.kv_table(llm, language),
             "memory_table": model_figures.memory_table(llm, language),
-            "kv_cache_sentence": model_figures.kv_cache_sentence(llm, language),
-            "serving": [{"label": model_figures.precision_label(llm, precision, language),
-                         "key": model_figures.precision_key(llm, precision), "precision": precision,
-                         "recommendation": model_figures.recommendation_text(llm, precision, dataset, language),
-                         "recommendation_data": model_figures.recommendation_data(llm, precision, dataset),
-                         "table": model_figures.configurations_table(llm, precision, dataset, language)}
-                        for precision in precisions],
+            "cheapest_table": model_figures.cheapest_per_format(llm, dataset, language),
+            "presets": model_figures.preset_sections(llm, dataset, language),
+            "measurements_table": model_figures.measurements_table(llm, dataset, language),
             "fine_tuning_table": model_figures.fine_tuning_table(llm, dataset, language),
             "models_index": Link(language.ui("nav_models"), given.view.url_of("models")),
-            "context_text": model_figures.reference_context_text(language),
-            "share_text": model_figures.usable_share_text(language),
-            "counts_text": model_figures.gpu_counts_text(language),
             "prices_as_of": given.prices_as_of,
         }
     diffusion = dataset.diffusion_models[subject.model.id]
@@ -308,7 +302,6 @@ def _models(given: PageInput) -> Context:
         "llms": [(row, view.page_url("model", row.model_id)) for row in model_figures.llm_index(dataset, language)],
         "diffusions": [(model, view.page_url("model", model.id), model_figures.diffusion_memory_text(model, language))
                        for model in dataset.diffusion_models.values()],
-        "context": model_figures.reference_context_text(language),
         "prices_as_of": given.prices_as_of,
     }
 

@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.markdown.parser import FaqItem, render_body, render_inline
-from gpuguide.figures.prose import ShortcodeContext
+from gpuguide.figures.registry import ShortcodeContext
 from gpuguide.render.cards import CARD_FILE, Card, shorten
 from gpuguide.render.environment import Link, TemplateReferences, json_ld, make_environment, relative_url
 from gpuguide.render.layouts import CONTEXTS, PageInput, numeric_columns

@@ -19,6 +19,7 @@ from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.schema import Strict, pattern_hint, validate
 from gpuguide.structure.sources import YamlDocument, parse_yaml, read_text
 from gpuguide.structure.language import Language, make_language, placeholders
+from gpuguide.structure.measurements import Benchmark, Measurement, load_measurements
 
 #: Every figure of the data is finite and of a plausible size: `.inf`, `1e308` or a 5,000-digit
 #: number is a typo, never a GPU or a model.
@@ -89,6 +90,10 @@ class Gpu(Strict):
     """where the catalogue lists it"""
     memory_gb: Positive
     """memory, GB (10⁹ bytes) as the vendor counts it"""
+    runtime_memory_gib: Positive | None = None
+    """the total memory the runtime reports (nvidia-smi's MiB ÷ 1,024, rocm-smi's bytes ÷ 2³⁰), GiB, where on record: serving budgets start from it (left out: `memory_gb` read as GiB)"""
+    runtime_memory_source: SourceUrl | None = None
+    """where that total is shown (an nvidia-smi or rocm-smi output), https://: required with `runtime_memory_gib`"""
     memory_type: str
     """HBM3e, GDDR7…"""
     bandwidth_gbs: Positive | None = None
@@ -97,6 +102,8 @@ class Gpu(Strict):
     """dense BF16 tensor throughput, TFLOPS (no sparsity; GeForce: the FP32-accumulate rate)"""
     fp8_tflops: Throughput | None = None
     """dense FP8 tensor throughput, TFLOPS, or `not supported` when the GPU has no FP8 tensor cores"""
+    fp4_tflops: Throughput | None = None
+    """dense FP4 tensor throughput, TFLOPS (Blackwell, CDNA 4), or `not supported`; left out when unpublished"""
     fp32_tflops: Positive | None = None
     """FP32 throughput of the ordinary (non-tensor) cores, TFLOPS"""
     fp64_tflops: Throughput | None = None
@@ -131,6 +138,14 @@ class Gpu(Strict):
     def short_name(self) -> str:
         """The name titles and narrow columns use."""
         return self.short_model or self.model
+
+    @model_validator(mode="after")
+    def _runtime_memory_sourced(self) -> "Gpu":
+        if (self.runtime_memory_gib is None) != (self.runtime_memory_source is None):
+            raise ValueError("runtime_memory_gib and runtime_memory_source go together: give the figure with where it is shown")
+        if self.runtime_memory_gib is not None and self.runtime_memory_gib > self.memory_gb * 1.1:
+            raise ValueError("runtime_memory_gib is more than the memory the vendor states: it is in GiB, as nvidia-smi's MiB ÷ 1,024")
+        return self
 
     @model_validator(mode="after")
     def _fp64_once(self) -> "Gpu":
@@ -182,6 +197,14 @@ class LlmModel(Strict):
     """key/value heads per layer (`num_key_value_heads`; the attention heads without grouped-query attention)"""
     head_dim: PositiveInt
     """the size of a head (`head_dim`)"""
+    attention_heads: PositiveInt
+    """query heads per layer (`num_attention_heads`): tensor parallelism must divide them"""
+    vocab_size: PositiveInt
+    """tokens in the vocabulary (`vocab_size`): with `hidden_size`, the embedding's size, kept in 16 bits by quantized checkpoints"""
+    hidden_size: PositiveInt
+    """the model's width (`hidden_size`)"""
+    tied_embeddings: bool = False
+    """the output layer is the input embedding (`tie_word_embeddings`)"""
     kv_compressed_dim: PositiveInt | None = None
     """multi-head latent attention (DeepSeek): the elements one layer caches per token, instead of 2 × kv_heads × head_dim"""
     max_context_tokens: PositiveInt
@@ -196,8 +219,20 @@ class LlmModel(Strict):
     """the model card or config.json its figures come from, https://"""
     sources: list[SourceUrl] = []
     """further documents used (papers, config.json)"""
+    repository: Annotated[str, Field(pattern=pattern_hint(
+        r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$",
+        "write the Hugging Face repository as owner/name, e.g. `Qwen/Qwen3-32B`"))] | None = None
+    """the Hugging Face repository an engine loads (`owner/name`), where `source` is not its page"""
     notes: str | None = None
     """which figure was chosen where sources differ (not shown on pages)"""
+
+    @property
+    def repository_name(self) -> str:
+        """What ``vllm serve`` is given: ``repository``, or the repository of a Hugging Face ``source``."""
+        if self.repository is not None:
+            return self.repository
+        prefix = "https://huggingface.co/"
+        return self.source[len(prefix):].strip("/") if self.source.startswith(prefix) else self.id
 
     @model_validator(mode="after")
     def _consistent(self) -> "LlmModel":
@@ -260,16 +295,18 @@ class Anchor(Strict):
 
     id: Identifier
     """lower-case letters, digits and dashes"""
-    claim: Literal["training_memory", "trains_on", "serves_on", "kv_cache", "weights"]
-    """what the source states: `training_memory`, `trains_on`, `serves_on`, `kv_cache` or `weights` (the fields each needs are listed in data/anchors.yaml)"""
+    claim: Literal["training_memory", "trains_on", "serves_on", "kv_cache", "weights", "checkpoint"]
+    """what the source states: `training_memory`, `trains_on`, `serves_on`, `kv_cache`, `weights` or `checkpoint` (the fields each needs are listed in data/anchors.yaml)"""
     method: Literal["full", "lora", "qlora"] | None = None
     """`full`, `lora` or `qlora` (training claims)"""
     parameters: PositiveInt | None = None
     """the model size the claim is about"""
     model: str | None = None
     """an id of `llm_models` (serving and weights claims)"""
-    precision: Literal["bf16", "fp8", "int4", "native"] | None = None
-    """`bf16`, `fp8`, `int4` or `native` (the publisher's own format)"""
+    precision: Literal["bf16", "fp8", "int4", "nf4", "native"] | None = None
+    """`bf16`, `fp8`, `int4` (AWQ, GPTQ), `nf4` or `native` (the publisher's own format)"""
+    repository: str | None = None
+    """`checkpoint` claims: the published checkpoint (`owner/name`, with its branch where it has several)"""
     gpus: PositiveInt | None = None
     """how many GPUs the claim uses"""
     gpu_memory_gb: Positive | None = None
@@ -301,6 +338,7 @@ class Anchor(Strict):
         "serves_on": ("model", "precision", "gpus", "gpu_memory_gb"),
         "kv_cache": ("layers", "kv_heads", "head_dim", "context_tokens", "published_bytes"),
         "weights": ("model", "precision"),
+        "checkpoint": ("model", "precision", "repository"),
     }
     """: The fields each claim needs."""
 
@@ -309,8 +347,10 @@ class Anchor(Strict):
         missing = [name for name in self.NEEDS[self.claim] if getattr(self, name) is None]
         if missing:
             raise ValueError(f"a `{self.claim}` anchor needs {', '.join(f'`{name}`' for name in missing)}")
-        if self.claim == "weights" and (self.published_gb is None) == (self.published_gib is None):
-            raise ValueError("a `weights` anchor needs one of `published_gb` or `published_gib`: the unit the source uses")
+        sizes = [value for value in (self.published_gb, self.published_gib, self.published_bytes) if value is not None]
+        if self.claim in ("weights", "checkpoint") and len(sizes) != 1:
+            raise ValueError(f"a `{self.claim}` anchor needs one of `published_gb`, `published_gib` or "
+                             "`published_bytes`: the unit the source uses")
         return self
 
 
@@ -420,6 +460,8 @@ class Dataset:
     strings: Mapping[str, Mapping[str, Any]]  # language -> key -> text (or its plural forms)
     files: dict[str, Path]  # what each part was read from, for error messages
     anchors: list[Anchor] = dataclasses.field(default_factory=list)  # published figures to check against
+    benchmarks: Mapping[str, Benchmark] = dataclasses.field(default_factory=dict)  # what the measurements ran
+    measurements: Sequence[Measurement] = ()  # published results, in file order
     ui_lines: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)  # language → UI string → its line
 
     def price(self, gpu_id: str) -> Price | None:
@@ -466,6 +508,7 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
         "use_cases": data_dir / "use_cases.yaml",
         "models": data_dir / "models.yaml",
         "anchors": data_dir / "anchors.yaml",
+        "measurements": data_dir / "measurements.yaml",
     }
     config_doc = _load(files["config"], problems)
     config = validate(SiteConfig, config_doc, files["config"], problems) if config_doc else None
@@ -512,6 +555,10 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
                 problems.error(files["anchors"], pos.line, pos.column, f"unknown model `{anchor.model}`",
                                did_you_mean(anchor.model, llm_models) or "use an id from data/models.yaml")
 
+    measurement_doc = _load(files["measurements"], problems)
+    measured = (load_measurements(measurement_doc, files["measurements"], gpus, {**llm_models, **diffusion_models},
+                                  problems) if measurement_doc and model_file else None)
+
     strings: dict[str, dict[str, UiString]] = {}
     ui_lines: dict[str, dict[str, int]] = {}
     if config:
@@ -527,12 +574,13 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
         _check_ui_strings_complete(strings, files, problems)
 
     if len(problems.errors) > before or not (config and gpu_file and price_file and use_case_file and model_file
-                                             and anchor_file):
+                                             and anchor_file and measured):
         return None
     return Dataset(config=config, gpus=gpus, prices=prices, prices_as_of=price_file.as_of,
                    use_cases=list(use_case_file.use_cases), llm_models=llm_models,
                    diffusion_models=diffusion_models, strings=strings, files=files,
-                   anchors=list(anchor_file.anchors), ui_lines=ui_lines)
+                   anchors=list(anchor_file.anchors), ui_lines=ui_lines,
+                   benchmarks=measured[0] if measured else {}, measurements=tuple(measured[1]) if measured else ())
 
 
 def _check_ui_string_forms(ui: UiStrings, doc: YamlDocument, path: Path, problems: Problems) -> None:

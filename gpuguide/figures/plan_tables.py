@@ -1,0 +1,246 @@
+"""What the pages show of serving plans: a workload's configurations GPU by GPU, the cheapest one per
+format and preset, the launch command, and a GPU's reverse view (which models it serves).
+
+Every figure comes from ``planner`` (``serving`` and ``roofline`` below it); every word from the UI
+strings. Rounding is one rule per quantity: memory rounded up to a tenth of a GB, speed bounds
+down to whole tokens per second, the first token's floor and the price floor per million tokens to
+three significant digits, up and down respectively (a bound never overstates).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from fractions import Fraction
+
+from gpuguide.figures import formatting, planner, serving
+from gpuguide.figures.planner import Plan
+from gpuguide.figures.registry import BlockCell, BlockTable
+from gpuguide.figures.records import model_shape, serving_gpus
+from gpuguide.figures.serving import ModelShape, Preset, ServingGpu, Workload
+from gpuguide.structure.data import Dataset, Gpu, LlmModel
+from gpuguide.structure.language import Language
+
+
+# --- One rule per quantity -----------------------------------------------------------------------
+
+def memory_need_gb(need_bytes: Fraction | int) -> Decimal:
+    """A memory need in GB, rounded UP to a tenth: a need is never understated.
+
+    >>> memory_need_gb(16_060_522_496), memory_need_gb(10**9)
+    (Decimal('16.1'), Decimal('1.0'))
+    """
+    return Decimal(math.ceil(Fraction(need_bytes) * 10 / serving_gb())) / 10
+
+
+@functools.cache
+def serving_gb() -> int:
+    return 10**9
+
+
+def memory_text(need_bytes: Fraction | int, language: Language) -> str:
+    return formatting.memory_gb(memory_need_gb(need_bytes), language.locale)
+
+
+def per_gpu_need_gb(shape: ModelShape, workload: Workload, gpu_count: int) -> Decimal:
+    """What each GPU holds, as the sum of its two parts rounded as the memory table rounds them
+    (its share of the weights, its share of the KV cache): the figures on a page add up."""
+    weights = serving.weights_bytes(shape, workload.weights) / gpu_count
+    kv = serving.kv_cache_bytes(shape, workload.context_tokens, workload.kv_cache, workload.users)
+    return memory_need_gb(weights) + memory_need_gb(kv * serving.kv_share_per_gpu(shape, gpu_count))
+
+
+def tokens_text(value: Fraction, language: Language) -> str:
+    """``≤ 208 tokens/s``: a speed bound, rounded down."""
+    return language.ui("tokens_per_second_upper_bound", value=formatting.whole_number(math.floor(value), language.locale))
+
+
+def first_token_text(seconds: Fraction | None, language: Language) -> str:
+    """``≥ 0,134 s`` / ``≥ 0.134 s``: a floor, rounded up."""
+    if seconds is None:
+        return language.ui("not_published")
+    return language.ui("seconds_lower_bound", value=formatting.decimal(formatting.significant(seconds, 3, ROUND_CEILING),
+                                                                       language.locale))
+
+
+def per_million_text(usd: Fraction | None, language: Language) -> str:
+    """``≥ 0,199 $US`` / ``≥ $0.199``: a price floor per million output tokens, rounded down."""
+    if usd is None:
+        return language.ui("no_offer")
+    return language.ui("usd_lower_bound", price=formatting.usd_rate(formatting.significant(usd, 3, ROUND_FLOOR), language.locale))
+
+
+# --- Workloads -----------------------------------------------------------------------------------
+
+def native_weights(llm: LlmModel) -> str:
+    """The format the pages size a model in by default: the one its publisher ships."""
+    return "native"
+
+
+def preset_workload(preset: Preset, weights: str = "native", kv_cache: str = "bf16") -> Workload:
+    return Workload(preset.context_tokens, preset.users, weights, kv_cache)
+
+
+def preset_label(preset: Preset, shape: ModelShape, language: Language) -> str:
+    """``Équipe : 10 utilisateurs × 32 768 jetons`` / ``Team: 10 users × 32,768 tokens``; a model with
+    a shorter maximum context is sized at that maximum, and the label says so."""
+    locale = language.locale
+    context = serving.effective_context(shape, preset.context_tokens)
+    label = language.ui(f"preset_{preset.key}", users=formatting.whole_number(preset.users, locale),
+                        count=preset.users, context=formatting.whole_number(context, locale))
+    return label if context == preset.context_tokens else language.ui("preset_at_max_context", preset=label)
+
+
+@functools.lru_cache(maxsize=4096)
+def cached_plans(shape: ModelShape, workload: Workload, gpus: tuple[ServingGpu, ...]) -> tuple[Plan, ...]:
+    """``planner.plans`` for one model and workload, shared by the languages of a build."""
+    return tuple(planner.plans(shape, workload, gpus))
+
+
+def model_plans(llm: LlmModel, workload: Workload, dataset: Dataset) -> tuple[Plan, ...]:
+    return cached_plans(model_shape(llm), workload, tuple(serving_gpus(dataset.gpus, dataset.prices)))
+
+
+# --- Tables --------------------------------------------------------------------------------------
+
+def configuration_text(plan: Plan, gpu: Gpu, language: Language) -> str:
+    """``2 × H100 SXM · 5,76 $US/h · ≥ 0,199 $US/M jetons`` for a configuration to rent."""
+    assert plan.gpu_count is not None and plan.usd_per_hour is not None
+    return language.ui("plan_configuration", count=plan.gpu_count, gpu=gpu.short_name,
+                       price=formatting.usd(plan.usd_per_hour, language.locale),
+                       per_million=per_million_text(plan.usd_per_million_tokens, language))
+
+
+def plan_data(plan: Plan, llm: LlmModel, workload: Workload) -> tuple[tuple[str, str], ...]:
+    """What a row states, for machines and tests: the exact figures behind the rounded ones."""
+    data = [("gpu", plan.gpu_id), ("count", str(plan.gpu_count or "")), ("model", llm.id),
+            ("weights", serving.format_of(model_shape(llm), workload.weights)), ("kv-cache", workload.kv_cache),
+            ("context", str(serving.effective_context(model_shape(llm), workload.context_tokens))),
+            ("users", str(workload.users)), ("reason", plan.reason or "rent")]
+    if plan.bounds is not None:
+        data += [("user-tokens-per-second", str(float(plan.bounds.user_tokens_per_second))),
+                 ("total-tokens-per-second", str(float(plan.bounds.total_tokens_per_second)))]
+    if plan.usd_per_hour is not None:
+        data.append(("usd-per-hour", str(plan.usd_per_hour)))
+    return tuple(data)
+
+
+def status_text(plan: Plan, gpu: Gpu, language: Language) -> str:
+    """Why a configuration is not the one to rent, or that it is."""
+    if plan.reason is None:
+        return language.ui("plan_rent")
+    if plan.reason == "fast_link":
+        if gpu.interconnect.gpus == 1:
+            return language.ui("plan_no_fast_link", count=plan.gpu_count or 0)
+        return language.ui("plan_fast_link", count=plan.gpu_count or 0, link=gpu.interconnect.gpus)
+    return language.ui(f"plan_{plan.reason}")
+
+
+def plans_table(llm: LlmModel, workload: Workload, dataset: Dataset, language: Language, caption: str) -> BlockTable:
+    """Every GPU type's configuration for ``workload``, the cheapest rentable first."""
+    ui = language.ui
+    rows = []
+    for plan in model_plans(llm, workload, dataset):
+        gpu = dataset.gpus[plan.gpu_id]
+        bounds = plan.bounds
+        used = per_gpu_need_gb(model_shape(llm), workload, plan.gpu_count or max(serving.GPU_COUNTS))
+        budget = Decimal(math.floor(plan.budget_per_gpu_bytes * 10 / serving_gb())) / 10  # a budget: rounded down
+        memory = ui("memory_of_budget", memory=formatting.memory_gb(used, language.locale),
+                    budget=formatting.memory_gb(budget, language.locale))
+        weight_only = not plan.native and plan.gpu_count is not None
+        rows.append((
+            BlockCell(gpu.short_name, plan_data(plan, llm, workload), page=("gpu", gpu.id),
+                      detail=ui("plan_weight_only") if weight_only else None),
+            BlockCell(formatting.whole_number(plan.gpu_count, language.locale) if plan.gpu_count
+                      else ui("more_than_gpus", count=max(serving.GPU_COUNTS))),
+            BlockCell(memory),
+            BlockCell(tokens_text(bounds.user_tokens_per_second, language) if bounds else _missing(plan, language)),
+            BlockCell(tokens_text(bounds.total_tokens_per_second, language) if bounds else _missing(plan, language)),
+            BlockCell(first_token_text(bounds.first_token_seconds, language) if bounds else _missing(plan, language)),
+            BlockCell(ui("price_per_hour", price=formatting.usd(plan.usd_per_hour, language.locale))
+                      if plan.usd_per_hour is not None else ui("no_offer")),
+            BlockCell(per_million_text(plan.usd_per_million_tokens, language) if bounds else _missing(plan, language)),
+            BlockCell(status_text(plan, gpu, language)),
+        ))
+    headers = (ui("column_gpu"), ui("column_gpu_count"), ui("column_memory_per_gpu"), ui("column_user_speed"),
+               ui("column_total_speed"), ui("column_first_token"), ui("column_price"), ui("column_per_million"),
+               ui("column_plan_status"))
+    return BlockTable(caption, headers, tuple(rows), (False, True, True, True, True, True, True, True, False))
+
+
+def _missing(plan: Plan, language: Language) -> str:
+    return language.ui("does_not_fit") if plan.gpu_count is None else language.ui("not_published")
+
+
+def launch_command(llm: LlmModel, workload: Workload, plan: Plan) -> str:
+    """The vLLM command that starts ``plan``'s configuration as it was sized."""
+    assert plan.gpu_count is not None
+    arguments = planner.vllm_arguments(model_shape(llm), workload, plan.gpu_count)
+    return " ".join(["vllm", "serve", llm.repository_name, *(f"{name} {value}" for name, value in arguments)])
+
+
+def cheapest_table(llm: LlmModel, dataset: Dataset, language: Language, formats: tuple[str, ...]) -> BlockTable:
+    """Per weight format (rows) and preset (columns): the cheapest configuration to rent."""
+    ui, shape = language.ui, model_shape(llm)
+    rows = []
+    for weights in formats:
+        cells = []
+        for preset in serving.PRESETS:
+            workload = preset_workload(preset, weights)
+            plan = planner.cheapest(list(model_plans(llm, workload, dataset)))
+            if plan is None:
+                cells.append(BlockCell(ui("no_configuration")))
+                continue
+            gpu = dataset.gpus[plan.gpu_id]
+            cells.append(BlockCell(configuration_text(plan, gpu, language), plan_data(plan, llm, workload),
+                                   page=("gpu", gpu.id)))
+        rows.append((BlockCell(format_label(llm, weights, language),
+                               (("weights", serving.format_of(shape, weights)),)), *cells))
+    headers = (ui("column_weights_format"), *(preset_label(preset, shape, language) for preset in serving.PRESETS))
+    return BlockTable(ui("cheapest_caption", model=llm.name), headers, tuple(rows), (False, False, False, False))
+
+
+def format_label(llm: LlmModel, weights: str, language: Language) -> str:
+    """``BF16``, ``4 bits (AWQ, GPTQ)``, or ``MXFP4 (format publié)`` for the publisher's format."""
+    key = serving.format_of(model_shape(llm), weights)
+    name = language.ui(f"precision_{key}")
+    published = llm.native_precision.format if llm.native_precision else "bf16"
+    return language.ui("precision_published", precision=name) if key == published else name
+
+
+def model_formats(llm: LlmModel) -> tuple[str, ...]:
+    """The formats a model's page sizes it in: BF16, FP8, 4-bit, and its published format when that
+    is none of them or only part of its weights use it."""
+    native = llm.native_precision
+    if native is not None and (native.format not in serving.SERVING_FORMATS or native.quantized_parameters):
+        return (*serving.SERVING_FORMATS, "native")
+    return serving.SERVING_FORMATS
+
+
+# --- A GPU's view --------------------------------------------------------------------------------
+
+def models_on_gpu_table(gpu: Gpu, dataset: Dataset, language: Language) -> BlockTable:
+    """For each language model, in its published format: how many of this GPU serve each preset,
+    and the price floor per million tokens of the batch preset."""
+    ui = language.ui
+    spec = next(s for s in serving_gpus({gpu.id: gpu}, dataset.prices))
+    rows = []
+    for llm in dataset.llm_models.values():
+        shape = model_shape(llm)
+        cells = []
+        for preset in serving.PRESETS:
+            workload = preset_workload(preset)
+            plan = planner.plan_gpu(shape, workload, spec)
+            text = (formatting.whole_number(plan.gpu_count, language.locale) if plan.gpu_count
+                    and plan.reason != "fast_link" else status_text(plan, gpu, language))
+            cells.append(BlockCell(text, plan_data(plan, llm, workload)))
+        batch = planner.plan_gpu(shape, preset_workload(serving.preset("batch")), spec)
+        cells.append(BlockCell(per_million_text(batch.usd_per_million_tokens, language) if batch.bounds
+                               and batch.reason in (None, "no_offer") else ui("does_not_fit")))
+        rows.append((BlockCell(llm.name, (("model", llm.id),), page=("model", llm.id),
+                               detail=format_label(llm, "native", language)), *cells))
+    headers = (ui("column_model"), *(preset_label(preset, ModelShape(1, 1, 1, 1, 10**9), language)
+                                     for preset in serving.PRESETS), ui("column_per_million_batch"))
+    return BlockTable(ui("gpu_models_caption", gpu=gpu.short_name), headers, tuple(rows),
+                      (False, True, True, True, True))

@@ -1,0 +1,153 @@
+"""Throughput bounds of a serving configuration: speeds no engine can beat on that hardware.
+
+A roofline, stated once (the methodology page prints it):
+
+- **Decoding.** One step produces a token for every sequence in flight. It reads the weights once
+  (the active ones, for a mixture of experts) and the KV cache of every sequence, against the
+  memory bandwidth of the GPUs that share the work; it computes 2 × active parameters per token,
+  against the dense tensor throughput of the format's fastest path. The step takes at least the
+  longer of the two; per-user speed ≤ 1 ÷ step, total ≤ users ÷ step.
+- **Several GPUs.** Tensor parallelism (a fast link) adds their bandwidth and throughput; over PCIe
+  the layers are split between GPUs (pipeline parallelism), and one request's token goes through
+  them one after the other: one GPU's pace for each user.
+- **Time to first token** for a prompt of the whole context: 2 × active parameters × prompt
+  tokens against the tensor throughput (attention's own work is left out, so it stays a floor).
+- **Price per million output tokens** at that load: the hourly price ÷ (total tokens/s × 3,600),
+  a floor, since real servers reach part of the bound.
+
+What each bound leaves out (kernel overheads, attention compute, scheduling, communication) only
+lowers real speeds: a measured result never exceeds them (the tests check every measurement).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from gpuguide.figures import serving
+from gpuguide.figures.serving import ModelShape, ServingGpu, Workload
+from gpuguide.figures.sizing import GB, Real, exact
+
+SECONDS_PER_HOUR = 3600
+
+#: Tensor-core precisions from the fastest down: a format may use its own path or any slower one.
+TENSOR_PATHS = ("fp4", "fp8", "bf16")
+
+
+def tensor_tflops(gpu: ServingGpu, compute: str) -> Fraction | None:
+    """The dense throughput a format whose fastest path is ``compute`` gets on ``gpu``: that path,
+    or the next slower one the GPU has (FP8 weights on an A100 run at its BF16 rate).
+
+    >>> a100 = ServingGpu("a100-sxm", 80, 2039, {"bf16": 312})
+    >>> tensor_tflops(a100, "fp8"), tensor_tflops(ServingGpu("h100", 80, 3350, {"bf16": 989, "fp8": 1979}), "fp4")
+    (Fraction(312, 1), Fraction(1979, 1))
+    """
+    rates = gpu.rates
+    for path in TENSOR_PATHS[TENSOR_PATHS.index(compute):]:
+        if path in rates:
+            return exact(rates[path])
+    return None
+
+
+def runs_natively(gpu: ServingGpu, shape: ModelShape, weights: str) -> bool:
+    """Whether the GPU has the tensor path the format is made for (FP8 weights on an FP8 GPU);
+    otherwise an engine runs them weight-only, dequantized to 16 bits: memory is saved, not time."""
+    compute = serving.weight_format(serving.format_of(shape, weights)).compute
+    return compute == "bf16" or compute in gpu.rates
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Upper bounds of decoding speed at one load, and the floor of the first token's time."""
+
+    user_tokens_per_second: Fraction
+    total_tokens_per_second: Fraction
+    first_token_seconds: Fraction | None  # None: the tensor throughput is not published
+    limited_by: Literal["memory", "compute"]
+
+
+def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu, gpu_count: int,
+                  fast_link: bool = True) -> Bounds | None:
+    """The roofline of ``workload`` on ``gpu_count`` GPUs of ``gpu``; None without published bandwidth.
+
+    >>> llama_8b = ModelShape(8_030_261_248, 32, 8, 128, 131_072, vocab_size=128_256, hidden_size=4096)
+    >>> h100 = ServingGpu("h100-sxm", 80, 3350, {"bf16": 989, "fp8": 1979})
+    >>> b = decode_bounds(llama_8b, Workload(8192, 1, "bf16"), h100, 1)
+    >>> int(b.user_tokens_per_second), b.limited_by, round(float(b.first_token_seconds), 3)
+    (208, 'memory', 0.133)
+    """
+    if gpu.bandwidth_gbs is None:
+        return None
+    weights_read = serving.weights_read_per_token_bytes(shape, workload.weights)
+    one_kv = serving.kv_cache_bytes(shape, workload.context_tokens, workload.kv_cache)
+    all_kv = one_kv * workload.users
+    bandwidth = exact(gpu.bandwidth_gbs) * GB
+    # Every GPU reads its share of the weights and of the KV cache (a latent cache whole, on each).
+    kv_read = all_kv * serving.kv_share_per_gpu(shape, gpu_count) * gpu_count
+    memory_total = gpu_count * bandwidth * workload.users / (weights_read + kv_read)
+    active = shape.active_parameters or shape.parameters
+    compute = serving.weight_format(serving.format_of(shape, workload.weights)).compute
+    rate = tensor_tflops(gpu, compute)
+    compute_total = gpu_count * rate * 10**12 / (2 * active) if rate else None
+    limited_by: Literal["memory", "compute"] = (
+        "compute" if compute_total is not None and compute_total < memory_total else "memory")
+    total = min(memory_total, compute_total) if compute_total is not None else memory_total
+    user = total / workload.users
+    if not fast_link and gpu_count > 1:
+        # Layers split over PCIe: a user's token crosses every GPU in turn, one GPU's pace.
+        user = min(user, bandwidth / (weights_read + one_kv))
+        total = min(total, user * workload.users)
+    first_token = None
+    if rate:
+        prompt = serving.effective_context(shape, workload.context_tokens)
+        first_token = max(Fraction(2 * active * prompt) / (gpu_count * rate * 10**12),
+                          weights_read / (gpu_count * bandwidth))
+    return Bounds(user, total, first_token, limited_by)
+
+
+def usd_per_million_tokens(usd_per_hour: Real | None, total_tokens_per_second: Real | None) -> Fraction | None:
+    """The floor of what a million output tokens cost: hourly price ÷ (tokens/s × 3,600) × 10⁶.
+
+    >>> usd_per_million_tokens(Fraction(288, 100), 4000)
+    Fraction(1, 5)
+    """
+    if usd_per_hour is None or not total_tokens_per_second:
+        return None
+    return exact(usd_per_hour) * 10**6 / (exact(total_tokens_per_second) * SECONDS_PER_HOUR)
+
+
+def offline_tokens_per_second_upper_bound(shape: ModelShape, weights: str, kv_cache: str, gpu: ServingGpu,
+                                          gpu_count: int, input_tokens: Real,
+                                          output_tokens: Real | None) -> Fraction | None:
+    """The most output tokens per second ``gpu_count`` GPUs can produce on a batch job whose requests
+    average ``input_tokens`` in and ``output_tokens`` out (MLPerf's Offline scenario; a Server run
+    produces no more): the decode roofline at the largest batch the whole memory holds, each
+    sequence caching at least its prompt and half its output, and no more than the tensor
+    throughput allows for prompts and outputs together. An unknown length counts as 0 (1 token
+    cached at least): the bound only grows. None when the bandwidth is not published or the weights
+    do not fit.
+
+    >>> llama_70b = ModelShape(68_976_648_192, 80, 8, 128, 4096, vocab_size=32_000, hidden_size=8192)
+    >>> h100 = ServingGpu("h100-sxm", 80, 3350, {"bf16": 989, "fp8": 1979})
+    >>> int(offline_tokens_per_second_upper_bound(llama_70b, "fp8", "fp8", h100, 8, 1024, 1024))
+    57381
+    """
+    if gpu.bandwidth_gbs is None:
+        return None
+    kv_room = gpu.runtime_memory_bytes * gpu_count - serving.weights_bytes(shape, weights)
+    if kv_room <= 0:
+        return None
+    cached = max(math.floor(exact(input_tokens) + exact(output_tokens or 0) / 2), 1)
+    per_sequence = serving.kv_cache_bytes(shape, cached, kv_cache) * serving.kv_share_per_gpu(shape, gpu_count) * gpu_count
+    sequences = kv_room / per_sequence
+    weights_read = serving.weights_read_per_token_bytes(shape, weights)
+    memory_bound = gpu_count * exact(gpu.bandwidth_gbs) * GB * sequences / (weights_read + kv_room)
+    rate = tensor_tflops(gpu, serving.weight_format(serving.format_of(shape, weights)).compute)
+    if rate is None:
+        return memory_bound
+    active = shape.active_parameters or shape.parameters
+    prompt_share = exact(input_tokens) / exact(output_tokens) if output_tokens else Fraction(0)
+    compute_bound = gpu_count * rate * 10**12 / (2 * active * (1 + prompt_share))
+    return min(memory_bound, compute_bound)
