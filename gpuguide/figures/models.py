@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 
 from gpuguide.figures import formatting, measured, planner, serving, sizing
 from gpuguide.figures.plan_tables import (
@@ -38,7 +39,7 @@ from gpuguide.structure.language import Language
 METHODS: tuple[sizing.Method, ...] = ("full", "lora", "qlora")
 
 
-def memory_up(needed: int | float, language: Language) -> str:
+def memory_up(needed: float | Fraction, language: Language) -> str:
     """Bytes as whole GB, rounded UP: a training need is never understated."""
     return formatting.memory_gb(math.ceil(needed / sizing.GB), language.locale)
 
@@ -286,5 +287,6 @@ def llm_index(dataset: Dataset, language: Language) -> list[IndexRow]:
         rental = (configuration_text(best, dataset.gpus[best.gpu_id], language) if best
                   else language.ui("no_configuration"))
         rows.append(IndexRow(llm.id, llm.name, llm.developer, formatting.billions(llm.parameters, language.locale),
-                             llm.parameters, format_label(llm, "native", language), _gb(need, language), need, rental))
+                             llm.parameters, language.ui(f"precision_{serving.format_of(shape, 'native')}"),
+                             _gb(need, language), need, rental))
     return sorted(rows, key=lambda row: (row.parameters_count, row.name))

@@ -19,6 +19,7 @@ from gpuguide.figures.planner import Plan
 from gpuguide.figures.registry import BlockCell, BlockTable
 from gpuguide.figures.records import model_shape, serving_gpus
 from gpuguide.figures.serving import ModelShape, Preset, ServingGpu, Workload
+from gpuguide.figures.sizing import GB
 from gpuguide.structure.data import Dataset, Gpu, LlmModel
 from gpuguide.structure.language import Language
 
@@ -29,14 +30,9 @@ def memory_need_gb(need_bytes: Fraction | int) -> Decimal:
     """A memory need in GB, rounded UP to a tenth: a need is never understated.
 
     >>> memory_need_gb(16_060_522_496), memory_need_gb(10**9)
-    (Decimal('16.1'), Decimal('1.0'))
+    (Decimal('16.1'), Decimal('1'))
     """
-    return Decimal(math.ceil(Fraction(need_bytes) * 10 / serving_gb())) / 10
-
-
-@functools.cache
-def serving_gb() -> int:
-    return 10**9
+    return Decimal(math.ceil(Fraction(need_bytes) * 10 / GB)) / 10
 
 
 def memory_text(need_bytes: Fraction | int, language: Language) -> str:
@@ -145,7 +141,7 @@ def plans_table(llm: LlmModel, workload: Workload, dataset: Dataset, language: L
         gpu = dataset.gpus[plan.gpu_id]
         bounds = plan.bounds
         used = per_gpu_need_gb(model_shape(llm), workload, plan.gpu_count or max(serving.GPU_COUNTS))
-        budget = Decimal(math.floor(plan.budget_per_gpu_bytes * 10 / serving_gb())) / 10  # a budget: rounded down
+        budget = Decimal(math.floor(plan.budget_per_gpu_bytes * 10 / GB)) / 10  # a budget: rounded down
         memory = ui("memory_of_budget", memory=formatting.memory_gb(used, language.locale),
                     budget=formatting.memory_gb(budget, language.locale))
         weight_only = not plan.native and plan.gpu_count is not None

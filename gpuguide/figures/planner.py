@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Literal
+from collections.abc import Iterable
+from typing import Literal
 
 from gpuguide.figures import roofline, serving
 from gpuguide.figures.roofline import Bounds

@@ -61,8 +61,11 @@ def _kv(kv: str) -> str:
     return kv
 
 
-def _context(llm: LlmModel, context: int) -> int:
-    """A context a shortcode may size: positive, and within the model's maximum context."""
+def _context(llm: LlmModel, context: int | None) -> int:
+    """A context a shortcode may size: positive, and within the model's maximum context. Not given:
+    the chat preset's, never beyond the model's maximum."""
+    if context is None:
+        return min(serving.preset("chat").context_tokens, llm.max_context_tokens)
     if context <= 0:
         raise ShortcodeError("`context` must be a positive number of tokens, e.g. 8192")
     if context > llm.max_context_tokens:
@@ -77,7 +80,7 @@ def _whole_number(name: str, value: int, example: str) -> int:
     return value
 
 
-def _workload(llm: LlmModel, precision: str, context: int, users: int, kv: str) -> Workload:
+def _workload(llm: LlmModel, precision: str, context: int | None, users: int, kv: str) -> Workload:
     return Workload(_context(llm, context), _whole_number("users", users, "10"), _precision(precision), _kv(kv))
 
 
@@ -172,7 +175,7 @@ def full_training_memory(ctx: ShortcodeContext, params: int) -> str:
 
 
 @shortcode
-def model_memory(ctx: ShortcodeContext, model: str, precision: str, context: int = 8192, users: int = 1,
+def model_memory(ctx: ShortcodeContext, model: str, precision: str, context: int | None = None, users: int = 1,
                  kv: str = "bf16") -> str:
     """Memory to serve ``model`` in ``precision`` to ``users`` sequences of ``context`` tokens: weights
     and KV cache, to a tenth of a GB rounded up (the sum of the two as the model's page shows them).
@@ -195,7 +198,7 @@ def weights_memory(ctx: ShortcodeContext, model: str, precision: str) -> str:
 
 
 @shortcode
-def memory_share(ctx: ShortcodeContext, model: str, precision: str, gpu: str, context: int = 8192,
+def memory_share(ctx: ShortcodeContext, model: str, precision: str, gpu: str, context: int | None = None,
                  users: int = 1) -> str:
     """The share of one ``gpu``'s reported memory that ``model`` takes (weights + KV cache), rounded UP:
     ``{{ memory_share model=gpt-oss-120b precision=native gpu=h100-sxm }}`` → ``83 %``."""
@@ -206,7 +209,7 @@ def memory_share(ctx: ShortcodeContext, model: str, precision: str, gpu: str, co
     return formatting.percent(math.ceil(needed * 100 / spec.runtime_memory_bytes) / 100, ctx.locale)
 
 
-def _one_gpu_bounds(ctx: ShortcodeContext, gpu: str, model: str, precision: str, context: int, users: int,
+def _one_gpu_bounds(ctx: ShortcodeContext, gpu: str, model: str, precision: str, context: int | None, users: int,
                     kv: str) -> roofline.Bounds | None | str:
     llm, record = known_llm(ctx, model), known_gpu(ctx, gpu)
     shape, workload = model_shape(llm), _workload(llm, precision, context, users, kv)
@@ -217,7 +220,7 @@ def _one_gpu_bounds(ctx: ShortcodeContext, gpu: str, model: str, precision: str,
 
 
 @shortcode
-def decode_upper_bound(ctx: ShortcodeContext, gpu: str, model: str, precision: str, context: int = 8192,
+def decode_upper_bound(ctx: ShortcodeContext, gpu: str, model: str, precision: str, context: int | None = None,
                        users: int = 1, kv: str = "bf16") -> str:
     """Per-user decoding speed no engine exceeds on one ``gpu`` serving ``users`` sequences of
     ``context`` tokens: ``≤ 208 tokens/s``; "does not fit" when one GPU cannot hold them."""
@@ -228,7 +231,7 @@ def decode_upper_bound(ctx: ShortcodeContext, gpu: str, model: str, precision: s
 
 
 @shortcode
-def total_throughput_bound(ctx: ShortcodeContext, gpu: str, model: str, precision: str, context: int = 8192,
+def total_throughput_bound(ctx: ShortcodeContext, gpu: str, model: str, precision: str, context: int | None = None,
                            users: int = 1, kv: str = "bf16") -> str:
     """Output tokens per second, all users together, that one ``gpu`` cannot exceed at that load."""
     bounds = _one_gpu_bounds(ctx, gpu, model, precision, context, users, kv)
@@ -238,7 +241,7 @@ def total_throughput_bound(ctx: ShortcodeContext, gpu: str, model: str, precisio
 
 
 @shortcode
-def price_per_million_tokens(ctx: ShortcodeContext, gpu: str, model: str, precision: str, context: int = 8192,
+def price_per_million_tokens(ctx: ShortcodeContext, gpu: str, model: str, precision: str, context: int | None = None,
                              users: int = 1, kv: str = "bf16") -> str:
     """The floor of what a million output tokens cost on one ``gpu`` at that load: ``≥ $0.199``."""
     bounds = _one_gpu_bounds(ctx, gpu, model, precision, context, users, kv)
@@ -310,8 +313,17 @@ def _requirement_row(ctx: ShortcodeContext, llm: LlmModel, workload: Workload, l
     if tokens < workload.context_tokens:
         memory = ctx.ui("memory_at_max_context", memory=memory, context=formatting.whole_number(tokens, ctx.locale))
     sized = Workload(tokens, workload.users, workload.weights, workload.kv_cache)
-    plan = planner.cheapest(list(model_plans(llm, sized, ctx.dataset)))
-    recommended = (BlockCell(configuration_text(plan, ctx.dataset.gpus[plan.gpu_id], ctx.language),
-                             plan_data(plan, llm, sized)) if plan is not None else BlockCell(ctx.ui("no_configuration")))
+    found = list(model_plans(llm, sized, ctx.dataset))
+    plan = planner.cheapest(found)
+    if plan is not None:
+        recommended = BlockCell(configuration_text(plan, ctx.dataset.gpus[plan.gpu_id], ctx.language),
+                                plan_data(plan, llm, sized))
+    else:  # nothing rentable holds it: the smallest fast-linked configuration of any GPU, for reference
+        reference = min((p for p in found if p.reason == "no_offer"), key=lambda p: (p.gpu_count, p.gpu_id),
+                        default=None)
+        recommended = (BlockCell(ctx.ui("reference_configuration", count=reference.gpu_count,
+                                        gpu=ctx.dataset.gpus[reference.gpu_id].short_name),
+                                 plan_data(reference, llm, sized))
+                       if reference is not None else BlockCell(ctx.ui("no_configuration")))
     return (BlockCell(label, page=("model", llm.id)), BlockCell(formatting.billions(llm.parameters, ctx.locale)),
             BlockCell(memory, (("bytes", str(math.ceil(weights + kv_bytes))),)), recommended)

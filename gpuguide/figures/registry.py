@@ -8,7 +8,8 @@ The functions themselves live in ``prose`` (figures quoted in running text) and 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from gpuguide.errors import did_you_mean
 from gpuguide.structure.data import Dataset, Gpu, LlmModel

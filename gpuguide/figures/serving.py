@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping
+from collections.abc import Mapping
 
 from gpuguide.figures.sizing import Constant, Real, exact
 
@@ -261,7 +261,7 @@ class ServingGpu:
     @property
     def rates(self) -> dict[str, Real]:
         """Dense TFLOPS by tensor path."""
-        return dict(self.tensor_tflops)  # type: ignore[arg-type]
+        return dict(self.tensor_tflops)
 
     @property
     def runtime_memory_bytes(self) -> Fraction:

@@ -242,6 +242,10 @@ class LlmModel(Strict):
             raise ValueError("window_tokens and window_layers go together")
         if self.window_layers is not None and self.window_layers > self.layers:
             raise ValueError("window_layers is larger than layers")
+        embeddings = self.vocab_size * self.hidden_size * (1 if self.tied_embeddings else 2)
+        if embeddings >= self.parameters:
+            raise ValueError(f"the embeddings alone (vocab_size × hidden_size{'' if self.tied_embeddings else ' × 2'} = "
+                             f"{embeddings:,}) are not fewer than `parameters`: check the three figures against config.json")
         native = self.native_precision
         if native is not None and native.quantized_parameters is not None and native.quantized_parameters > self.parameters:
             raise ValueError("native_precision.quantized_parameters is larger than parameters")
@@ -555,9 +559,13 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
                 problems.error(files["anchors"], pos.line, pos.column, f"unknown model `{anchor.model}`",
                                did_you_mean(anchor.model, llm_models) or "use an id from data/models.yaml")
 
-    measurement_doc = _load(files["measurements"], problems)
-    measured = (load_measurements(measurement_doc, files["measurements"], gpus, {**llm_models, **diffusion_models},
-                                  problems) if measurement_doc and model_file else None)
+    # Measurements are optional: a site without data/measurements.yaml shows estimates alone.
+    measured: tuple[dict[str, Benchmark], list[Measurement]] | None = ({}, [])
+    if files["measurements"].exists():
+        measurement_doc = _load(files["measurements"], problems)
+        measured = (load_measurements(measurement_doc, files["measurements"], gpus,
+                                      {**llm_models, **diffusion_models}, problems)
+                    if measurement_doc and model_file else None)
 
     strings: dict[str, dict[str, UiString]] = {}
     ui_lines: dict[str, dict[str, int]] = {}

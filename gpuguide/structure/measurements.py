@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Annotated, Literal, Mapping
+from collections.abc import Mapping
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -93,7 +94,7 @@ class Measurement(Strict):
     """the copy it was read from, where it is not the source (`repository:path`)"""
 
     @model_validator(mode="after")
-    def _measured_something(self) -> "Measurement":
+    def _measured_something(self) -> Measurement:
         if self.tokens_per_second is None and self.samples_per_second is None and self.latency_p90_ms is None:
             raise ValueError("a measurement needs `tokens_per_second`, `samples_per_second` or `latency_p90_ms`")
         return self

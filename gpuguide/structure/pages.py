@@ -64,11 +64,11 @@ class ModelColumn(Strict):
     """A column about one model: ``{id: decode_upper_bound, model: llama-3-1-8b, precision: bf16}``."""
 
     id: str
-    """`decode_upper_bound` or `diffusion_fits`"""
+    """`decode_upper_bound`, `usd_per_million_tokens`, `measured_usd_per_million_tokens` or `diffusion_fits`"""
     model: str
     """an id of `data/models.yaml`"""
     precision: str
-    """`bf16`, `fp8`, `int4`, `native` (decode) or `bf16`, `fp8` (diffusion)"""
+    """the weights' format: `bf16`, `fp8`, `int4`, `native` (language models; `native` only for measured columns) or `bf16`, `fp8` (diffusion)"""
 
 
 class TableSpec(Strict):

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from gpuguide.structure.data import (AnchorFile, DiffusionModel, FormFactor, GpuFile, Interconnect, LanguageConfig,
                                      LlmModel, ModelFile, NativePrecision, PriceFile, SiteConfig, UseCaseFile)
+from gpuguide.structure.measurements import Benchmark, Measurement
 from gpuguide.structure.pages import ModelColumn, PageMeta, TableSpec
 
 #: (heading, model) in the order the reference shows them.
@@ -25,6 +26,7 @@ SECTIONS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("a model's `native_precision`", NativePrecision),
     ("a diffusion model of `data/models.yaml` (`diffusion_models`)", DiffusionModel),
     ("an anchor of `data/anchors.yaml`", AnchorFile.model_fields["anchors"].annotation.__args__[0]),  # type: ignore[union-attr]
+    ("a benchmark of `data/measurements.yaml`", Benchmark), ("a measurement of `data/measurements.yaml`", Measurement),
     ("a page's front matter", PageMeta), ("a page's `table`", TableSpec), ("a model column of a `table`", ModelColumn),
 )
 

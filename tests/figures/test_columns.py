@@ -61,22 +61,34 @@ def readable(params: int) -> int:
 # --- capacities ----------------------------------------------------------------------------------
 
 # column → bytes per parameter and GPU count, as the README's table of columns documents them.
-CAPACITIES = {
+TRAINING = {
     "train_1gpu": (16, 1), "train_8gpu": (16, 8), "lora_1gpu": (Fraction(22, 10), 1),
-    "qlora_1gpu": (Fraction(65, 100), 1), "infer_bf16_1gpu": (2, 1), "infer_fp8_1gpu": (1, 1),
-    "infer_int4_1gpu": (Fraction(1, 2), 1), "infer_bf16_8gpu": (2, 8), "infer_fp8_8gpu": (1, 8),
-    "infer_int4_8gpu": (Fraction(1, 2), 8),
-}
+    "qlora_1gpu": (Fraction(65, 100), 1)}
+# Serving: bytes per weight (AWQ/GPTQ: 4 bits + a 16-bit scale and a 4-bit zero per 128) and GPU count.
+SERVING = {
+    "infer_bf16_1gpu": (2, 1), "infer_fp8_1gpu": (1, 1), "infer_int4_1gpu": (Fraction(4 + Fraction(20, 128), 8), 1),
+    "infer_bf16_8gpu": (2, 8), "infer_fp8_8gpu": (1, 8), "infer_int4_8gpu": (Fraction(4 + Fraction(20, 128), 8), 8)}
+CAPACITIES = {**TRAINING, **SERVING}
+GIB = 2**30
 
 
-@pytest.mark.parametrize("column_id", CAPACITIES)
-def test_capacity_cells_keep_the_exact_capacity_from_80_percent_of_memory(dataset, en, column_id):
-    per_param, count = CAPACITIES[column_id]
+@pytest.mark.parametrize("column_id", TRAINING)
+def test_training_capacity_cells_keep_the_exact_capacity_from_80_percent_of_memory(dataset, en, column_id):
+    per_param, count = TRAINING[column_id]
     for gpu_id, cell in cells(dataset, column_id, en).items():
         memory_gb = dataset.gpus[gpu_id].memory_gb
         expected = math.floor(Fraction(memory_gb) * B * Fraction(8, 10) * count / per_param)
         assert cell.value == expected, (gpu_id, column_id)
         assert cell.state == "value"
+
+
+@pytest.mark.parametrize("column_id", SERVING)
+def test_serving_capacity_cells_keep_the_exact_capacity_of_the_engines_budget(dataset, en, column_id):
+    # vLLM's budget: the reported memory (the vendor's GB read as GiB here) × 90 %, less 3 GiB of its own.
+    per_param, count = SERVING[column_id]
+    for gpu_id, cell in cells(dataset, column_id, en).items():
+        budget = Fraction(dataset.gpus[gpu_id].memory_gb) * GIB * Fraction(9, 10) - 3 * GIB
+        assert cell.value == math.floor(budget * count / per_param), (gpu_id, column_id)
 
 
 @pytest.mark.parametrize(("column_id", "gpu_id", "french", "english"), [
@@ -89,10 +101,10 @@ def test_capacity_cells_keep_the_exact_capacity_from_80_percent_of_memory(datase
     # 64 GB ÷ 2.2 = 29.1 B → 25; ÷ 0.65 = 98.5 B → 95.
     ("lora_1gpu", "big", f"≈{NB}25{NB}Md", f"≈{NB}25B"),
     ("qlora_1gpu", "big", f"≈{NB}95{NB}Md", f"≈{NB}95B"),
-    # 8 × 64 GB ÷ 2 = 256 B → 250 (two significant digits from 100).
-    ("infer_bf16_8gpu", "big", f"≈{NB}250{NB}Md", f"≈{NB}250B"),
-    # 8 × 64 GB ÷ 0.5 = 1,024 B → 1.0 × 10¹²: French "Bn" (billion), English "T".
-    ("infer_int4_8gpu", "big", f"≈{NB}1{NB}Bn", f"≈{NB}1T"),
+    # 8 × (80 GiB × 90 % − 3 GiB) = 592.7 GB ÷ 2 = 296 B → 290 (two significant digits from 100).
+    ("infer_bf16_8gpu", "big", f"≈{NB}290{NB}Md", f"≈{NB}290B"),
+    # 592.7 GB ÷ 0.5195 = 1,141 B → 1.1 × 10¹²: French "Bn" (billion), English "T".
+    ("infer_int4_8gpu", "big", f"≈{NB}1,1{NB}Bn", f"≈{NB}1.1T"),
 ])
 def test_capacity_text_is_rounded_down_on_the_ladder(dataset, fr, en, column_id, gpu_id, french, english):
     assert cells(dataset, column_id, fr)[gpu_id].text == french
@@ -224,40 +236,53 @@ def test_price_performance_is_the_price_divided_by_the_resource(dataset, fr, en)
 
 
 def test_price_performance_notes_once_each_in_column_order():
-    ids = ("memory", "usd_per_gb_hour", "tokens_per_usd:small-llm:bf16", "usd_per_bf16_pflop_hour")
-    assert columns.price_performance_notes(ids) == ["table_note_price_performance", "table_note_tokens_per_usd"]
+    ids = ("memory", "usd_per_gb_hour", "usd_per_million_tokens:small-llm:bf16", "usd_per_bf16_pflop_hour")
+    assert columns.price_performance_notes(ids) == ["table_note_price_performance",
+                                                    "table_note_usd_per_million_tokens"]
     assert columns.price_performance_notes(("memory", "train_8gpu")) == []
 
 
 # --- columns about one model ---------------------------------------------------------------------
 
-def test_decode_ceiling_is_bandwidth_over_the_weights_read_per_token(dataset, fr, en):
+def test_decode_bound_is_bandwidth_over_the_weights_and_kv_cache_read_per_token(dataset, fr, en):
     column = ModelColumn(id="decode_upper_bound", model="small-llm", precision="bf16")
     found = cells(dataset, column, en)
-    weights = 8_030_261_248 * 2  # BF16
-    assert found["big"].value == Fraction(3350 * B, weights)
-    assert found["big"].text == "≤ 208 tokens/s"  # 3,350 GB/s ÷ 16.06 GB = 208.6, rounded down
-    assert found["card"].text == "≤ 62 tokens/s"  # 1,008 ÷ 16.06 = 62.8
+    # One user, 8,192 tokens: every weight but the input embedding (128,256 × 4,096, looked up), and the
+    # KV cache, 32 layers × 2 × 8 heads × 128 × 2 bytes a token.
+    read = (8_030_261_248 - 128_256 * 4096) * 2 + 8192 * 32 * 2 * 8 * 128 * 2
+    assert found["big"].value == Fraction(3350 * B, read)
+    assert found["big"].text == "≤ 208 tokens/s"  # 3,350 GB/s ÷ 16.08 GB
     assert cells(dataset, column, fr)["big"].text == "≤ 208 tokens/s"
     header = build_table(GPUS, [column], dataset, en).headers[0]
-    assert header == "Small LLM BF16 decoding, theoretical ceiling"
+    assert header == "Small LLM BF16: decoding for one user, upper bound"
 
 
 def test_decode_ceiling_of_a_model_that_does_not_load_is_not_a_speed(dataset, en):
-    # big-llm in BF16: 1,342 GB of weights, far beyond one GPU's 64 GB budget.
+    # big-llm in BF16: 1,342 GB of weights, far beyond one GPU's budget.
     found = cells(dataset, ModelColumn(id="decode_upper_bound", model="big-llm", precision="bf16"), en)
     for cell in found.values():
         assert (cell.value, cell.state, cell.text) == (DOES_NOT_FIT, "does-not-fit", "Does not fit on one GPU")
 
 
-def test_tokens_per_dollar_needs_an_offer(dataset, en):
-    found = cells(dataset, ModelColumn(id="tokens_per_usd", model="small-llm", precision="bf16"), en)
-    speed = Fraction(3350 * B, 8_030_261_248 * 2)
-    assert found["big"].value == speed * 3600 / Fraction(288, 100)
-    shown = math.floor(found["big"].value)
-    shown -= shown % 10 ** (len(str(shown)) - 3)  # three significant digits, rounded down
-    assert found["big"].text == f"≤ {shown:,} tokens/$"
+def test_price_per_million_tokens_needs_an_offer_and_is_a_floor(dataset, en):
+    found = cells(dataset, ModelColumn(id="usd_per_million_tokens", model="small-llm", precision="bf16"), en)
+    # Batch workload, 64 sequences of 4,096 tokens on one Big: memory-bound (the KV cache, 34.4 GB, is read
+    # at every step with the weights).
+    read = (8_030_261_248 - 128_256 * 4096) * 2 + 64 * 4096 * 32 * 2 * 8 * 128 * 2
+    total = Fraction(3350 * B * 64, read)
+    assert found["big"].value == Fraction(288, 100) * 10**6 / (total * 3600)
+    assert found["big"].text.startswith("≥ $")
     assert found["pcie"].state == "no-offer"  # it holds the model, but nobody rents it
+    assert found["card"].state == "does-not-fit"  # 24 GB cannot hold the batch
+
+
+def test_measured_price_per_million_tokens_comes_from_the_best_published_result(dataset, en):
+    found = cells(dataset, ModelColumn(id="measured_usd_per_million_tokens", model="small-llm",
+                                       precision="native"), en)
+    # data/measurements.yaml of the tiny site: 40,000 tokens/s on 8 Big (offline); the card's is a server run.
+    assert found["big"].value == Fraction(288, 100) * 10**6 / (Fraction(40_000, 8) * 3600)
+    assert (found["card"].state, found["card"].text) == ("not-measured", "Not measured")
+    assert found["pcie"].state == "not-measured"
 
 
 def test_diffusion_fits_from_the_documented_memory(dataset, fr, en):

@@ -1,27 +1,28 @@
-"""What a model page shows and what a GPU page says of the models (``figures.models``), with the
-tiny site's two language models, its image model and its three GPUs. Needs are worked out here
-from the documented rules: weights at 2 / 1 / 0.5 bytes, a BF16 KV cache of 8,192 tokens at most
-the model's maximum, training at 16 / 2.2 / 0.65 bytes a parameter, 80 % of each GPU's memory,
-GB rounded up; rentals the cheapest live offer whose GPUs share a fast link."""
+"""What a model page shows (``figures.models``), with the tiny site's two language models, its image
+model and its three GPUs. Needs are worked out here from the documented rules: weights with the
+embeddings in 16 bits, a KV cache for every sequence of a workload, each figure rounded up to a tenth
+of a GB and totals the sum of their parts; training at 16 / 2.2 / 0.65 bytes a parameter on 80 % of
+each GPU's memory; rentals the cheapest live offer whose GPUs share a fast link."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
 
-from gpuguide.figures import models, sizing
+from gpuguide.figures import models
 from gpuguide.structure.data import DiffusionModel, LlmModel
 
 NB, NN = "\u00a0", "\u202f"
 GB = 10**9
 SMALL_PARAMS = 8_030_261_248
+SMALL_EMBEDDING = 128_256 * 4096  # the input embedding; the output layer is as large (untied)
 SMALL_KV_PER_TOKEN = 32 * 2 * 8 * 128 * 2  # layers × (key, value) × KV heads × head size × 2 bytes
 BIG_PARAMS, BIG_ACTIVE = 671_000_000_000, 37_000_000_000
 BIG_KV_PER_TOKEN = 61 * 576 * 2  # latent attention: 576 elements a layer
-
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +37,11 @@ def big(dataset) -> LlmModel:
 
 def gb_up(needed: int | Fraction) -> int:
     return math.ceil(Fraction(needed) / GB)
+
+
+def tenth_up(needed: int | Fraction) -> Decimal:
+    """GB rounded up to a tenth, as every memory need on a page."""
+    return Decimal(math.ceil(Fraction(needed) * 10 / GB)) / 10
 
 
 def texts(row) -> list[str]:
@@ -57,136 +63,90 @@ def diffusion(**memory: float) -> DiffusionModel:
 
 # --- precisions ----------------------------------------------------------------------------------
 
-def test_memory_up_never_understates(en):
-    assert models.memory_up(17_000_000_001, en) == "18 GB"
-    assert models.memory_up(17 * GB, en) == "17 GB"
+def small_weights(bits_per_weight: Fraction) -> Fraction:
+    quantized = SMALL_PARAMS - 2 * SMALL_EMBEDDING
+    return quantized * bits_per_weight / 8 + 2 * SMALL_EMBEDDING * 2
 
 
-def test_serving_precisions_add_the_native_format_only_when_it_is_new(small, big):
-    assert models.serving_precisions(small) == ("bf16", "fp8", "int4")  # BF16 as published
-    assert models.serving_precisions(big) == ("bf16", "fp8", "int4")  # all weights FP8: the FP8 row is it
-    mxfp4 = hand_llm(native_precision={"format": "mxfp4", "source": "https://example.com/n"})
-    assert models.serving_precisions(mxfp4) == ("bf16", "fp8", "int4", "native")
-    part_fp8 = hand_llm(native_precision={"format": "fp8", "quantized_parameters": 19_000_000_000,
-                                          "source": "https://example.com/n"})
-    assert models.serving_precisions(part_fp8)[-1] == "native"  # only part of it in FP8: its own row
+# --- memory --------------------------------------------------------------------------------------
+
+def test_the_kv_cache_of_each_workload_in_bf16_and_fp8(small, en):
+    table = models.kv_table(small, en)
+    assert table.caption == "KV cache Small LLM keeps, per workload (131,072 bytes per token in BF16)"
+    chat, team, batch = table.rows
+    assert texts(chat) == ["Chat: 1 user, 8,192 tokens", f"{tenth_up(8192 * SMALL_KV_PER_TOKEN)} GB",
+                           f"{tenth_up(8192 * SMALL_KV_PER_TOKEN // 2)} GB"]
+    assert texts(team)[1] == f"{tenth_up(10 * 32_768 * SMALL_KV_PER_TOKEN)} GB" == "43 GB"
+    assert texts(batch)[1] == f"{tenth_up(64 * 4096 * SMALL_KV_PER_TOKEN)} GB" == "34.4 GB"
 
 
-def test_precision_label_marks_the_published_format(small, big, fr, en):
-    assert [models.precision_label(small, p, en) for p in ("bf16", "fp8", "int4")] == [
-        "BF16 (published format)", "FP8", "4-bit"]
-    assert [models.precision_label(big, p, en) for p in ("bf16", "fp8")] == ["BF16", "FP8 (published format)"]
-    assert models.precision_label(big, "fp8", fr) == "FP8 (format publié)"
-    mxfp4 = hand_llm(native_precision={"format": "mxfp4", "source": "https://example.com/n"})
-    assert models.precision_label(mxfp4, "native", en) == "MXFP4 (published format)"
-    assert models.precision_label(mxfp4, "bf16", en) == "BF16"  # not what its publisher ships
-
-
-def test_precision_key_names_the_format_for_machines(small, big):
-    assert models.precision_key(big, "native") == "fp8"
-    assert models.precision_key(small, "native") == "bf16"
-    assert models.precision_key(big, "int4") == "int4"
-
-
-def test_reference_context_is_at_most_the_models_own(small, big):
-    assert models.reference_context(small) == 8192
-    assert models.reference_context(big) == 2048
-
-
-# --- a language model's page ---------------------------------------------------------------------
-
-def test_memory_table_per_precision_with_both_contexts(small, en):
+def test_memory_table_per_format_adds_up(small, en):
     table = models.memory_table(small, en)
-    assert table.headers == ("Precision", "Weights", "Weights + KV cache, 8,192 tokens",
-                             "Weights + KV cache, 131,072 tokens")
-    assert table.numeric == (False, True, True, True)
-    for row, bytes_per_weight in zip(table.rows, (2, 1, Fraction(1, 2))):
-        weights = SMALL_PARAMS * bytes_per_weight
-        at_8k = weights + 8192 * SMALL_KV_PER_TOKEN
-        at_max = weights + 131_072 * SMALL_KV_PER_TOKEN
-        assert texts(row)[1:] == [f"{gb_up(n)} GB" for n in (weights, at_8k, at_max)]
-        assert [cell.data for cell in row[1:]] == [(("bytes", str(math.ceil(n))),) for n in (weights, at_8k, at_max)]
-    assert texts(table.rows[0])[:2] == ["BF16 (published format)", "17 GB"]  # 16.06 GB, up
-    assert table.rows[2][0].data == (("precision", "int4"),)
+    assert [row[0].text for row in table.rows] == ["BF16 (published format)", "FP8", "4-bit (AWQ, GPTQ)"]
+    bf16, fp8, int4 = table.rows
+    assert bf16[1].text == f"{tenth_up(SMALL_PARAMS * 2)} GB" == "16.1 GB"
+    assert fp8[1].text == f"{tenth_up(small_weights(Fraction(8)))} GB" == "9.1 GB"
+    assert int4[1].text == f"{tenth_up(small_weights(4 + Fraction(20, 128)))} GB" == "5.8 GB"  # AWQ: about 5.7 GB
+    kv = [Decimal(dict(row[1].data)["gb"]) for row in models.kv_table(small, en).rows]
+    for row in table.rows:
+        weights = Decimal(dict(row[1].data)["gb"])
+        assert [Decimal(dict(cell.data)["gb"]) for cell in row[2:]] == [weights + part for part in kv]
 
 
-def test_memory_table_of_a_short_context_model(big, fr):
-    table = models.memory_table(big, fr)
-    # At most 2,048 tokens: both context columns are that context.
-    assert table.headers[2] == table.headers[3] == f"Poids + cache KV, 2{NN}048 tokens"
-    # 1,342 GB of BF16 weights, + 61 × 576 × 2 bytes × 2,048 tokens = 0.14 GB: 1,343 GB, rounded up.
-    assert gb_up(BIG_PARAMS * 2 + 2048 * BIG_KV_PER_TOKEN) == 1343
-    assert texts(table.rows[0])[1:4] == [f"1{NN}342{NN}Go", f"1{NN}343{NN}Go", f"1{NN}343{NN}Go"]
+def test_a_short_context_model_is_sized_at_its_maximum_and_says_so(big, fr):
+    table = models.kv_table(big, fr)
+    assert table.rows[1][0].text == f"Équipe{NB}: 10 utilisateurs × 2{NN}048 tokens (son contexte maximal)"
+    assert table.rows[1][1].text == f"{str(tenth_up(10 * 2048 * BIG_KV_PER_TOKEN)).replace('.', ',')}{NN}Go"
 
 
-def test_kv_cache_sentence(small, en):
-    # 8,192 × 131,072 bytes = 1.07 GB → 2 GB; 131,072 tokens: 17.2 GB → 18 GB.
-    assert models.kv_cache_sentence(small, en) == (
-        "The KV cache of one sequence (BF16) takes 2 GB at 8,192 tokens and 18 GB at its maximum context of "
-        "131,072 tokens; every concurrent request adds its own.")
+def test_the_published_format_comes_last_when_it_is_none_of_the_three(big, small, en):
+    assert models.model_formats(small) == ("bf16", "fp8", "int4")
+    assert models.model_formats(big) == ("bf16", "fp8", "int4")  # FP8 for all weights: already a row
+    assert models.memory_table(big, en).rows[1][0].text == "FP8 (published format)"
 
 
-def test_every_gpu_type_serves_the_small_model_cheapest_first(small, dataset, en):
-    found = models.configuration_figures(small, "bf16", dataset)
-    # 17.13 GB fits one GPU of each (19.2 / 64 / 64 GB usable): rented by price, then the one without offer.
-    assert [(f.config.gpu_id, f.config.gpu_count) for f in found] == [("card", 1), ("big", 1), ("pcie", 1)]
-    weights = SMALL_PARAMS * 2
-    assert [f.decode for f in found] == [Fraction(b * GB, weights) for b in (1008, 3350, 1935)]
-    assert found[0].tokens_per_usd == Fraction(1008 * GB, weights) * 3600 / Fraction(1, 2)
-    assert found[2].tokens_per_usd is None  # no offer, no price per token
+# --- serving -------------------------------------------------------------------------------------
+
+def test_the_cheapest_configuration_per_format_and_workload(small, dataset, en):
+    table = models.cheapest_per_format(small, dataset, en)
+    assert table.headers[1:] == ("Chat: 1 user, 8,192 tokens", "Team: 10 users × 32,768 tokens",
+                                 "Batch: 64 sequences × 4,096 tokens")
+    chat = table.rows[0][1]
+    # 16.1 + 1.1 GB on one Card (24 GiB × 90 % − 3 GiB = 20.0 GB): the cheapest offer, $0.50/h.
+    assert chat.text.startswith("1 × Card · $0.50/h · ≥ $")
+    assert dict(chat.data)["gpu"] == "card" and dict(chat.data)["count"] == "1"
+    # Ten users need 59.1 GB: no single card; the Big (NVSwitch) holds it alone.
+    assert table.rows[0][2].text.startswith("1 × Big · $2.88/h")
 
 
-def test_configurations_table_rows(small, dataset, fr, en):
-    table = models.configurations_table(small, "bf16", dataset, en)
-    assert table.caption == "Configurations that serve Small LLM in BF16 (published format), cheapest first"
-    card, big_row, pcie = table.rows
-    tokens = math.floor(Fraction(1008 * GB, SMALL_PARAMS * 2) * 3600 * 2)  # 451,883
-    tokens -= tokens % 1000  # three significant digits, down
-    assert texts(card) == ["Card", "1", "One GPU", "$0.50/h", "≤ 62 tokens/s", f"≤ {tokens:,} tokens/$"]
-    assert dict(card[0].data) == {"gpu": "card", "count": "1", "fast-link": "true"}
-    assert card[0].page == ("gpu", "card")
-    assert texts(big_row)[3:5] == ["$2.88/h", "≤ 208 tokens/s"]
-    assert texts(pcie)[3:] == ["No offer", "≤ 120 tokens/s", "No offer"]
-    assert texts(models.configurations_table(small, "bf16", dataset, fr).rows[0])[3] == f"0,50{NB}$US/h"
+def test_each_preset_has_its_table_cheapest_sentence_and_launch_command(small, dataset, en):
+    chat, team, _ = models.preset_sections(small, dataset, en)
+    assert chat.cheapest.startswith("Cheapest to rent for Small LLM, Chat: 1 user, 8,192 tokens: 1 × Card")
+    assert chat.command == ("vllm serve small-llm --tensor-parallel-size 1 --max-model-len 8192 --kv-cache-dtype auto "
+                            "--gpu-memory-utilization 0.9 --max-num-seqs 1")
+    assert "--max-num-seqs 10" in team.command and "--max-model-len 32768" in team.command
+    rows = {row[0].text: row for row in team.table.rows}
+    assert rows["Card"][-1].text == "Needs 4 GPUs, without a fast link"  # 59.1 GB over four 20 GB budgets
+    assert rows["Pcie"][-1].text == "No offer yet"
 
 
-def test_several_gpus_show_their_link_and_over_pcie(big, dataset, en):
-    # big-llm in 4 bits: 335.5 GB + 0.14 GB of cache: 8 × 64 GB; the card (PCIe only) cannot.
-    table = models.configurations_table(big, "int4", dataset, en)
-    assert [dict(row[0].data)["gpu"] for row in table.rows] == ["big", "pcie"]
-    big_row, pcie = table.rows
-    assert texts(big_row)[1:4] == ["8", "NVLink, 900 GB/s (8 GPUs linked by NVSwitch)", "$23.04/h"]
-    # Reads 37 B active parameters at half a byte over 8 × 3,350 GB/s: 1,448.6 tokens/s.
-    assert big_row[4].text == f"≤ {math.floor(Fraction(8 * 3350 * GB) / (BIG_ACTIVE / 2)):,} tokens/s"
-    assert pcie[1].text == "8, over PCIe"  # a bridge joins only 2
-    assert dict(pcie[0].data)["fast-link"] == "false"
+def test_no_rental_when_nothing_rentable_holds_the_model(big, dataset, en):
+    for section in models.preset_sections(big, dataset, en):
+        assert section.cheapest is None and section.command is None
+        assert {row[-1].text for row in section.table.rows} <= {"Does not fit in 8 GPUs", "No offer yet",
+                                                                 "Needs 8 GPUs; a fast link joins only 2"}
 
 
-def test_recommendation_is_the_cheapest_fast_linked_rental(small, big, dataset, en):
-    assert models.recommendation_text(small, "bf16", dataset, en) == (
-        "Cheapest to rent for Small LLM in BF16 (published format): 1 × Card, from $0.50/h; "
-        "decoding ≤ 62 tokens/s, ≤ 451,000 tokens/$.")
-    assert models.recommendation_data(small, "fp8", dataset) == (
-        ("gpu", "card"), ("count", "1"), ("model", "small-llm"), ("precision", "fp8"))
-    # 8 PCIe cards over PCIe would hold big-llm in 4 bits, but are neither fast-linked nor rentable.
-    assert models.recommended(big, "int4", dataset) == sizing.Configuration("big", 8, Fraction(2304, 100), True)
-    # A native format is stated by name: 20 B in MXFP4 (4.25 bits) is 10.6 GB, one card holds it.
-    mxfp4 = hand_llm(native_precision={"format": "mxfp4", "source": "https://example.com/n"})
-    assert models.recommendation_data(mxfp4, "native", dataset) == (
-        ("gpu", "card"), ("count", "1"), ("model", "hand-llm"), ("precision", "mxfp4"))
-
-
-def test_no_recommendation_when_nothing_rentable_holds_the_model(big, dataset, en):
-    # 1,342 GB in BF16 > 8 × 64 GB.
-    assert models.recommended(big, "bf16", dataset) is None
-    assert models.recommendation_text(big, "bf16", dataset, en) == (
-        "No rentable configuration of 8 GPUs or fewer sharing a fast link holds Big LLM in BF16.")
-    assert models.recommendation_data(big, "bf16", dataset) == ()
-
-
-def test_count_text(en):
-    assert models.count_text(sizing.Configuration("x", 2, None, True), en) == "2"
-    assert models.count_text(sizing.Configuration("x", 4, None, False), en) == "4, over PCIe"
+def test_measurements_table_sets_each_result_against_its_bound(small, big, dataset, en):
+    table = models.measurements_table(small, dataset, en)
+    offline, server = table.rows
+    assert offline[0].text == "8 × Big" and offline[0].detail == "MLPerf Inference v1.0, Test"
+    assert offline[2].text == "40,000 tokens/s"
+    bound = float(dict(offline[3].data)["bound"])
+    assert 40_000 < bound
+    assert offline[4].text.endswith("%") and offline[6].href == "https://example.com/bench-small/big-offline"
+    assert server[5].text == "$0.154"  # $0.50 ÷ (900 tokens/s × 3,600) × 10⁶
+    assert models.measurements_table(big, dataset, en) is None
 
 
 def test_fine_tuning_table_of_the_small_model(small, dataset, fr, en):
@@ -253,18 +213,9 @@ def test_diffusion_memory_text(dataset, fr):
 
 # --- what a GPU runs -----------------------------------------------------------------------------
 
-def test_models_on_a_gpu_count_the_gpus_each_needs(dataset, fr, en):
-    card = models.models_on_gpu_table(dataset.gpus["card"], dataset, en)
-    assert card.caption == "Language models: how many Card GPUs each needs, with 8,192 tokens of context"
-    small_row, big_row = card.rows
-    assert texts(small_row) == ["Small LLM", "1", "1", "1"]  # 17.1 GB ≤ 19.2 GB
-    # big-llm in 4 bits: 335.6 GB ÷ 19.2 GB = 17.5 cards: more than 8.
-    assert texts(big_row)[1:] == ["More than 8"] * 3
-    pcie = models.models_on_gpu_table(dataset.gpus["pcie"], dataset, fr)
-    # 335.6 GB: 4 × 64 = 256 GB is too little, 8 × 64 = 512 GB holds it, beyond the 2-card bridge.
-    assert texts(pcie.rows[1])[1:] == ["Plus de 8", "Plus de 8", "8, via PCIe"]
-    assert pcie.rows[1][3].data == (("count", "8"),)
+# --- image and video models ----------------------------------------------------------------------
 
+# --- what a GPU runs -----------------------------------------------------------------------------
 
 def test_diffusion_on_gpu(dataset):
     big_image = diffusion(bf16=40)
@@ -275,16 +226,16 @@ def test_diffusion_on_gpu(dataset):
 
 # --- the models' index ---------------------------------------------------------------------------
 
-def test_llm_index(dataset, en):
+def test_llm_index_in_the_published_format_smallest_first(dataset, en):
     small_row, big_row = models.llm_index(dataset, en)
-    assert (small_row.model_id, small_row.parameters, small_row.memory, small_row.rental) == (
-        "small-llm", "8B", "18 GB", "1 × Card, from $0.50/h")
-    assert big_row.memory == f"{gb_up(BIG_PARAMS * 2 + 2048 * BIG_KV_PER_TOKEN):,} GB"
+    assert (small_row.model_id, small_row.parameters, small_row.published_format) == ("small-llm", "8B", "BF16")
+    assert small_row.memory == "17.2 GB"  # 16.1 GB of weights + 1.1 GB for the chat workload
+    assert small_row.rental.startswith("1 × Card · $0.50/h")
+    assert big_row.published_format == "FP8"
+    fp8_weights = (BIG_PARAMS - 2 * 129_280 * 7168) + 2 * 129_280 * 7168 * 2
+    assert big_row.memory_gb == tenth_up(fp8_weights) + tenth_up(2048 * BIG_KV_PER_TOKEN)
     assert big_row.rental == "No configuration of 8 GPUs or fewer"
 
 
-def test_index_texts(fr, en):
-    assert models.gpu_counts_text(fr) == "1, 2, 4 ou 8"
-    assert models.gpu_counts_text(en) == "1, 2, 4, or 8"
+def test_usable_share_text(fr, en):
     assert (models.usable_share_text(fr), models.usable_share_text(en)) == (f"80{NB}%", "80%")
-    assert (models.reference_context_text(fr), models.reference_context_text(en)) == (f"8{NN}192", "8,192")

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from gpuguide.figures import sizing
-from gpuguide.figures.records import gpu_spec, gpu_specs, model_shape, throughput
+from gpuguide.figures import serving, sizing
+from gpuguide.figures.records import gpu_spec, gpu_specs, model_shape, serving_gpu, throughput
+from gpuguide.figures.serving import ModelShape, ServingGpu
 from gpuguide.structure.data import Gpu, LlmModel
 
 
@@ -15,7 +16,8 @@ def llm(**fields: object) -> LlmModel:
     """A hand-made, validated language model; ``fields`` override a plain dense model."""
     base: dict[str, object] = {
         "id": "hand-made", "name": "Hand Made", "developer": "Test", "parameters": 20_000_000_000, "layers": 24,
-        "kv_heads": 8, "head_dim": 64, "max_context_tokens": 131_072, "source": "https://example.com/hand-made"}
+        "kv_heads": 8, "head_dim": 64, "attention_heads": 32, "vocab_size": 32_000, "hidden_size": 2048,
+        "max_context_tokens": 131_072, "source": "https://example.com/hand-made"}
     return LlmModel.model_validate({**base, **fields})
 
 
@@ -33,7 +35,8 @@ def gpu(**fields: object) -> Gpu:
 def test_a_dense_model_keeps_its_architecture_and_has_no_native_format(dataset):
     shape = model_shape(dataset.llm_models["small-llm"])
     # tests/fixtures/tiny/data/models.yaml, small-llm.
-    assert shape == sizing.ModelShape(8_030_261_248, 32, 8, 128, 131_072)
+    assert shape == ModelShape(8_030_261_248, 32, 8, 128, 131_072, attention_heads=32, vocab_size=128_256,
+                               hidden_size=4096)
     assert shape.window_layers == 0  # no sliding window: the sizing's default, never None
     assert shape.native_format is None and shape.native_quantized_parameters is None
 
@@ -43,7 +46,7 @@ def test_a_mixture_of_experts_with_latent_attention_and_a_native_format(dataset)
     assert (shape.parameters, shape.layers, shape.kv_heads, shape.head_dim) == (671_000_000_000, 61, 128, 128)
     assert shape.max_context_tokens == 2_048
     assert shape.active_parameters == 37_000_000_000
-    assert shape.parameters_read_per_token == 37_000_000_000  # the decode ceiling reads only these
+    assert shape.attention_heads == 128 and not shape.tied_embeddings
     assert shape.kv_compressed_dim == 576
     # Published in FP8 with no `quantized_parameters`: every weight is FP8.
     assert shape.native_format == "fp8" and shape.native_quantized_parameters is None
@@ -57,7 +60,25 @@ def test_a_sliding_window_and_a_partly_quantized_native_format_reach_the_shape()
     assert (shape.window_tokens, shape.window_layers) == (128, 12)
     assert (shape.native_format, shape.native_quantized_parameters) == ("mxfp4", 19_000_000_000)
     # The shape is what sizing computes from: 12 layers keep 128 tokens, the other 12 the whole context.
-    assert sizing.kv_cache_bytes(shape, 8192) == (12 * 8192 + 12 * 128) * 2 * 8 * 64 * 2
+    assert serving.kv_cache_bytes(shape, 8192) == (12 * 8192 + 12 * 128) * 2 * 8 * 64 * 2
+
+
+def test_tied_embeddings_and_the_repository_engines_load():
+    record = llm(tied_embeddings=True, source="https://huggingface.co/test/hand-made")
+    assert model_shape(record).tied_embeddings and model_shape(record).output_layer_parameters == 0
+    assert record.repository_name == "test/hand-made"
+    assert llm(repository="org/other").repository_name == "org/other"
+
+
+# --- serving_gpu -------------------------------------------------------------------------------------
+
+def test_serving_gpu_carries_the_tensor_paths_it_has_and_the_runtime_memory_on_record(dataset):
+    big = serving_gpu(dataset.gpus["big"], dataset.price("big"))
+    assert big == ServingGpu("big", 80, 3350, {"bf16": 989, "fp8": 1979}, 8, 2.88, None)
+    pcie = serving_gpu(dataset.gpus["pcie"], None)
+    assert pcie.rates == {"bf16": 312}  # FP8 "not supported": no such path
+    on_record = serving_gpu(gpu(runtime_memory_gib=44.988, runtime_memory_source="https://example.com/smi"), None)
+    assert on_record.runtime_memory_bytes == sizing.exact(44.988) * 2**30
 
 
 # --- gpu_spec, gpu_specs -------------------------------------------------------------------------

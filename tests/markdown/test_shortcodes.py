@@ -57,7 +57,8 @@ def _spaces(text: str) -> str:
 #   10⁹ → 16 → 10 GB; 10⁸ → 1.6 → 1 GB.
 INLINE = [
     ("usable_memory_share", "80%", "80 %"),
-    ("reference_context", "8,192", "8 192"),
+    ("engine_memory_share", "90%", "90 %"),
+    ("preset key=team", "10 users × 32,768 tokens", "10 utilisateurs × 32 768 tokens"),
     ("full_training_bytes_per_param", "16", "16"),
     ("gpu_figure gpu=big column=memory", "80 GB", "80 Go"),
     ("gpu_figure gpu=card column=memory", "24 GB", "24 Go"),
@@ -68,14 +69,18 @@ INLINE = [
     ("full_training_memory params=7000000000", "100 GB", "100 Go"),
     ("full_training_memory params=1000000000", "10 GB", "10 Go"),
     ("full_training_memory params=100000000", "1 GB", "1 Go"),
-    ("model_memory model=small-llm precision=bf16", "18 GB", "18 Go"),
-    ("model_memory model=small-llm precision=bf16 context=8192", "18 GB", "18 Go"),
-    ('model_memory model=small-llm precision=bf16 context="1024"', "17 GB", "17 Go"),
-    ("model_memory model=small-llm precision=fp8", "10 GB", "10 Go"),
-    ("model_memory model=small-llm precision=int4", "6 GB", "6 Go"),
-    ("model_memory model=big-llm precision=native context=2048", "672 GB", "672 Go"),
-    ("memory_share model=small-llm precision=bf16 gpu=big", "22%", "22 %"),
-    ("memory_share model=small-llm precision=bf16 gpu=card", "72%", "72 %"),
+    # Weights (16.06 GB in BF16) and the KV cache, each rounded up to a tenth of a GB.
+    ("model_memory model=small-llm precision=bf16", "17.2 GB", "17,2 Go"),
+    ("model_memory model=small-llm precision=bf16 context=8192", "17.2 GB", "17,2 Go"),
+    ('model_memory model=small-llm precision=bf16 context="1024"', "16.3 GB", "16,3 Go"),
+    ("model_memory model=small-llm precision=bf16 context=32768 users=10", "59.1 GB", "59,1 Go"),
+    ("model_memory model=small-llm precision=fp8", "10.2 GB", "10,2 Go"),
+    ("model_memory model=small-llm precision=int4", "6.9 GB", "6,9 Go"),
+    ("model_memory model=big-llm precision=native context=2048", "673.1 GB", "673,1 Go"),
+    ("weights_memory model=small-llm precision=int4", "5.8 GB", "5,8 Go"),
+    # Of the memory the runtime reports: 17.13 GB of 80 GiB, of 24 GiB.
+    ("memory_share model=small-llm precision=bf16 gpu=big", "20%", "20 %"),
+    ("memory_share model=small-llm precision=bf16 gpu=card", "67%", "67 %"),
     ("decode_upper_bound gpu=big model=small-llm precision=bf16", "≤ 208 tokens/s", "≤ 208 tokens/s"),
     ("decode_upper_bound gpu=card model=small-llm precision=bf16", "≤ 62 tokens/s", "≤ 62 tokens/s"),
     ("diffusion_memory model=image-model precision=bf16", "18 GB", "18 Go"),
@@ -89,7 +94,7 @@ def test_inline_shortcodes_print_the_figure_in_each_language(project, call: str,
     assert _spaces(evaluate(call, _ctx(project, "fr"))) == french
 
 
-@pytest.mark.parametrize("call", ["usable_memory_share", "reference_context", "gpu_figure gpu=big column=memory",
+@pytest.mark.parametrize("call", ["usable_memory_share", "engine_memory_share", "gpu_figure gpu=big column=memory",
                                   "full_training_memory params=7000000000"])
 def test_french_figures_never_break_between_number_and_unit(project, call: str) -> None:
     # 80 %, 8 192, 80 Go: a line must not break inside a figure.
@@ -132,8 +137,8 @@ def test_a_wrong_shortcode_says_what_would_work(project, call: str, message: str
 
 
 def test_the_default_context_is_capped_at_the_model_maximum(project) -> None:
-    # big-llm takes at most 2,048 tokens: without context=, it is sized at 2,048 (672 GB, see above).
-    assert _spaces(evaluate("model_memory model=big-llm precision=native", _ctx(project, "en"))) == "672 GB"
+    # big-llm takes at most 2,048 tokens: without context=, it is sized at 2,048 (673.1 GB, see above).
+    assert _spaces(evaluate("model_memory model=big-llm precision=native", _ctx(project, "en"))) == "673.1 GB"
 
 
 # --- In Markdown ---------------------------------------------------------------------------------
@@ -236,14 +241,14 @@ def test_a_block_shortcode_alone_in_its_paragraph_becomes_a_labelled_table(proje
     assert all(row.th["scope"] == "row" for row in rows)
     assert rows[0].th.a["href"] == "../model/small-llm/"  # the model's page, through env["page_url"]
     memory, rental = rows[0].find_all("td")[1:]
-    # 17,134,264,320 bytes (see above) → 18 GB; one Card (24 GB × 80 % = 19.2 GB) at $0.50/h holds it.
-    assert memory["data-bytes"] == "17134264320" and memory.get_text() == "18 GB" and memory["class"] == ["number"]
-    assert (rental["data-gpu"], rental["data-count"], rental["data-model"], rental["data-precision"]) == (
+    # 17,134,264,320 bytes (see above) → 17.2 GB; one Card (24 GiB × 90 % − 3 GiB = 20 GB) at $0.50/h holds it.
+    assert memory["data-bytes"] == "17134264320" and memory.get_text() == "17.2 GB" and memory["class"] == ["number"]
+    assert (rental["data-gpu"], rental["data-count"], rental["data-model"], rental["data-weights"]) == (
         "card", "1", "small-llm", "bf16")
     assert [td["data-label"] for td in rows[0].find_all("td")] == headers[1:]
-    # big-llm sized at its maximum context: 671 × 2 GB + 143,917,056 B → 1,343 GB, and too big for 8 GPUs.
+    # big-llm sized at its maximum context: 671 × 2 GB + 143,917,056 B → 1,342 + 0.2 GB, and too big for 8 GPUs.
     assert rows[1].find_all("td")[1]["data-bytes"] == str(671 * 10**9 * 2 + 143_917_056)
-    assert "1,343 GB" in rows[1].find_all("td")[1].get_text()
+    assert "1,342.2 GB" in rows[1].find_all("td")[1].get_text()
     assert not rows[1].find_all("td")[2].has_attr("data-gpu")
 
 

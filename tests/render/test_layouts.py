@@ -141,7 +141,7 @@ def test_gpu_context(site: Site) -> None:
     (section,) = context["use_case_figures"]
     assert section["url"] == "/fr/entrainement/"
     assert section["table"].column_ids == ("train_1gpu", "train_8gpu", "infer_bf16_8gpu",
-                                           "decode_upper_bound:small-llm:bf16", "tokens_per_usd:small-llm:bf16")
+                                           "decode_upper_bound:small-llm:bf16", "usd_per_million_tokens:small-llm:bf16")
     assert [row.gpu.id for row in section["table"].rows] == ["big"]
     assert len(context["card_lines"]) == 3 and f"80{NNBSP}Go" in context["card_lines"][0]
     assert {("gpus", "big"), ("prices", "big")} <= given.reads.keys
@@ -184,7 +184,8 @@ def test_models_and_model_contexts(site: Site) -> None:
     llm, _ = _context(site, "/en/models/big-llm/")
     assert llm["kind"] == "llm" and llm["model"].id == "big-llm"
     assert llm["models_index"].url == "/en/models/"
-    assert llm["serving"]  # at least one precision is served
+    assert [section.key for section in llm["presets"]] == ["chat", "team", "batch"]
+    assert llm["measurements_table"] is None  # the tiny site measured small-llm only
     diffusion, _ = _context(site, "/en/models/image-model/")
     assert diffusion["kind"] == "diffusion" and diffusion["model"].id == "image-model"
     assert diffusion["documented"] == [("BF16", "18 GB")]  # data/models.yaml: memory_gb {bf16: 18}

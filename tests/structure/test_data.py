@@ -51,12 +51,13 @@ def test_real_dataset_loads_without_problems(data_copy):
 
 
 def test_reference_figures_are_unchanged(data_copy):
-    # The reference page (shared/seeds/000_baa267abb4623a1f.txt) prints these; B300/B200 print "not published".
+    # The reference page (shared/seeds/000_baa267abb4623a1f.txt) prints these. Its B300/B200 cells said "not
+    # published" from the DGX pages; they now show the per-GPU figures of NVIDIA's HGX specifications.
     dataset, _ = load(data_copy)
     figures = {gpu_id: (g.memory_gb, g.memory_type, g.bandwidth_gbs, g.bf16_tflops)
                for gpu_id, g in list(dataset.gpus.items())[:9]}
     assert figures == {
-        "b300": (288, "HBM3e", None, None), "b200": (180, "HBM3e", None, None),
+        "b300": (288, "HBM3e", 7700, 2250), "b200": (180, "HBM3e", 7700, 2250),
         "mi325x": (256, "HBM3e", 6000, 1307.4), "mi300x": (192, "HBM3", 5300, 1307.4),
         "h200": (141, "HBM3e", 4800, 989), "h100-nvl": (94, "HBM3", 3900, 835),
         "h100-sxm": (80, "HBM3", 3350, 989), "a100-sxm": (80, "HBM2e", 2039, 312),
