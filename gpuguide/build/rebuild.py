@@ -203,7 +203,7 @@ def unchanged_files(site_dir: Path, last: Manifest | None, relatives: Iterable[s
 
 def global_key(dataset: Dataset, library: Library, assets: Iterable[str]) -> str:
     """What every page depends on: the code, the configuration, the use cases and price date, the
-    published anchors, every page's front matter (titles, URLs and tables appear in menus, lists and
+    published anchors and measurements, every page's front matter (titles, URLs and tables appear in menus, lists and
     links) and the asset files. Templates and UI strings are not in it: a page depends on the
     templates of its layout and on the strings it looked up. No option changes a page's HTML."""
     from gpuguide.render.cards import drawing_identity
@@ -212,8 +212,11 @@ def global_key(dataset: Dataset, library: Library, assets: Iterable[str]) -> str
     # ten thousand tuples took four times as long); none of them holds a NUL.
     structure = "\0".join([f"{page.lang}\0{page.source}\0{page.meta_digest}" for page in library.pages])
     anchors = [anchor.model_dump_json() for anchor in dataset.anchors]
+    # Measurements are shown on model, GPU, use-case and methodology pages and change a few times a
+    # year: any change renders everything again rather than tracking who shows which.
+    measured = [record.model_dump_json() for record in (*dataset.benchmarks.values(), *dataset.measurements)]
     return digest(code_version(), dataset.config.model_dump_json(), list(dataset.use_cases), dataset.prices_as_of,
-                  anchors, structure, sorted(assets), drawing_identity())
+                  anchors, measured, structure, sorted(assets), drawing_identity())
 
 
 class TemplateDigests:

@@ -47,6 +47,9 @@ class Column:
     comparable: bool = True  # whether "A ÷ B" means something (not for a launch year)
     higher_is_better: bool | None = True  # for marking the better of two values; None: neither
     caveat: Caveat | None = None
+    # The number a cell prints, from its exact value (a capacity rounded down the ladder, a
+    # throughput to three figures): what a sentence quoting two cells computes its ratio from.
+    shown: Callable[[Fraction], Fraction] = lambda exact: exact
 
 
 # --- formatters: (value, language) -> text -------------------------------------------------------
@@ -150,7 +153,40 @@ def _form_factor(v: Any, language: Language) -> str:
 def _simple(column_id: str, value: ValueOf, format: Formatter, missing_key: str = "not_published",
             higher_is_better: bool | None = True, caveat: Caveat | None = None) -> Column:
     return Column(column_id, lambda language: language.ui(f"column_{column_id}"), value, format, missing_key,
-                  higher_is_better=higher_is_better, caveat=caveat)
+                  higher_is_better=higher_is_better, caveat=caveat, shown=SHOWN.get(format, _as_is))
+
+
+def _as_is(exact: Fraction) -> Fraction:
+    return exact
+
+
+def _shown_params(exact: Fraction) -> Fraction:
+    return Fraction(sizing.round_down_readable(int(exact)))
+
+
+def _shown_tflops(exact: Fraction) -> Fraction:
+    """As ``formatting.tflops`` prints it: whole from 100, one decimal from 10, two below."""
+    places = 0 if exact >= 100 else 1 if exact >= 10 else 2
+    return Fraction(round(exact * 10**places), 10**places)
+
+
+def _shown_rate(exact: Fraction) -> Fraction:
+    """As ``formatting.usd_rate`` prints it: three significant digits."""
+    return Fraction(formatting.rate_digits(exact))
+
+
+def _shown_floor(exact: Fraction) -> Fraction:
+    return Fraction(formatting.significant(exact, 3, ROUND_FLOOR))
+
+
+def _shown_whole(exact: Fraction) -> Fraction:
+    return Fraction(int(exact))
+
+
+#: Formatters that round, and the number each prints (the others print the exact value).
+SHOWN: dict[Formatter, Callable[[Fraction], Fraction]] = {
+    _params: _shown_params, _tflops: _shown_tflops, _usd_rate: _shown_rate, _usd_floor: _shown_floor,
+    _tokens_per_second: _shown_whole, _usd_rate_exact: _shown_rate}
 
 
 def _beyond_fast_link(count: int) -> Caveat:
@@ -262,7 +298,7 @@ def _decode_upper_bound(dataset: Dataset, model: str, precision: str) -> Column:
     return Column(f"decode_upper_bound:{model}:{precision}",
                   lambda language: language.ui("column_decode_upper_bound", model=llm.name,
                                                precision=language.ui(f"precision_{serving.format_of(shape, precision)}")),
-                  value, _tokens_per_second)
+                  value, _tokens_per_second, shown=_shown_whole)
 
 
 def _usd_per_million_tokens(dataset: Dataset, model: str, precision: str) -> Column:
@@ -282,7 +318,7 @@ def _usd_per_million_tokens(dataset: Dataset, model: str, precision: str) -> Col
     return Column(f"usd_per_million_tokens:{model}:{precision}",
                   lambda language: language.ui("column_usd_per_million_tokens", model=llm.name,
                                                precision=language.ui(f"precision_{serving.format_of(shape, precision)}")),
-                  value, _usd_floor, higher_is_better=False)
+                  value, _usd_floor, higher_is_better=False, shown=_shown_floor)
 
 
 def _measured_usd_per_million_tokens(dataset: Dataset, model: str, precision: str) -> Column:
@@ -300,7 +336,7 @@ def _measured_usd_per_million_tokens(dataset: Dataset, model: str, precision: st
 
     return Column(f"measured_usd_per_million_tokens:{model}:{precision}",
                   lambda language: language.ui("column_measured_usd_per_million_tokens", model=llm.name),
-                  value, _usd_rate_exact, higher_is_better=False)
+                  value, _usd_rate_exact, higher_is_better=False, shown=_shown_rate)
 
 
 def _diffusion_fits(dataset: Dataset, model: str, precision: str) -> Column:

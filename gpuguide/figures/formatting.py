@@ -75,12 +75,16 @@ def usd(value: float, locale: str) -> str:
     return format_currency(_decimal(value), "USD", locale=locale)
 
 
+def rate_digits(value: Number) -> Decimal:
+    """The three significant digits a price per unit is printed with (``usd_rate``), as a number."""
+    exact_value = _decimal(value)
+    return Decimal(f"{Decimal(exact_value):.3g}") if exact_value else Decimal(0)
+
+
 @lru_cache(maxsize=4096)
 def usd_rate(value: Number, locale: str) -> str:
     """A price per unit, to three significant digits and at least cents: ``2,91 $US``, ``0,036 $US`` / ``$0.036``."""
-    exact_value = _decimal(value)
-    rounded = Decimal(f"{Decimal(exact_value):.3g}") if exact_value else Decimal(0)
-    return format_currency(rounded, "USD", locale=locale, decimal_quantization=False)
+    return format_currency(rate_digits(value), "USD", locale=locale, decimal_quantization=False)
 
 
 @lru_cache(maxsize=256)

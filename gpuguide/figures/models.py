@@ -286,7 +286,12 @@ def llm_index(dataset: Dataset, language: Language) -> list[IndexRow]:
         best = planner.cheapest(list(model_plans(llm, workload, dataset)))
         rental = (configuration_text(best, dataset.gpus[best.gpu_id], language) if best
                   else language.ui("no_configuration"))
+        memory = _gb(need, language)
+        context = serving.effective_context(shape, chat.context_tokens)
+        if context < chat.context_tokens:
+            memory = language.ui("memory_at_max_context", memory=memory,
+                                 context=formatting.whole_number(context, language.locale))
         rows.append(IndexRow(llm.id, llm.name, llm.developer, formatting.billions(llm.parameters, language.locale),
                              llm.parameters, language.ui(f"precision_{serving.format_of(shape, 'native')}"),
-                             _gb(need, language), need, rental))
+                             memory, need, rental))
     return sorted(rows, key=lambda row: (row.parameters_count, row.name))

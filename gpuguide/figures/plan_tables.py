@@ -14,6 +14,8 @@ import math
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 
+from babel.lists import format_list
+
 from gpuguide.figures import formatting, planner, serving
 from gpuguide.figures.planner import Plan
 from gpuguide.figures.registry import BlockCell, BlockTable
@@ -190,7 +192,7 @@ def cheapest_table(llm: LlmModel, dataset: Dataset, language: Language, formats:
                 continue
             gpu = dataset.gpus[plan.gpu_id]
             cells.append(BlockCell(configuration_text(plan, gpu, language), plan_data(plan, llm, workload),
-                                   page=("gpu", gpu.id)))
+                                   page=("gpu", gpu.id), detail=None if plan.native else ui("plan_weight_only")))
         rows.append((BlockCell(format_label(llm, weights, language),
                                (("weights", serving.format_of(shape, weights)),)), *cells))
     headers = (ui("column_weights_format"), *(preset_label(preset, shape, language) for preset in serving.PRESETS))
@@ -236,7 +238,10 @@ def models_on_gpu_table(gpu: Gpu, dataset: Dataset, language: Language) -> Block
                                and batch.reason in (None, "no_offer") else ui("does_not_fit")))
         rows.append((BlockCell(llm.name, (("model", llm.id),), page=("model", llm.id),
                                detail=format_label(llm, "native", language)), *cells))
-    headers = (ui("column_model"), *(preset_label(preset, ModelShape(1, 1, 1, 1, 10**9), language)
-                                     for preset in serving.PRESETS), ui("column_per_million_batch"))
-    return BlockTable(ui("gpu_models_caption", gpu=gpu.short_name), headers, tuple(rows),
+    # Short headers keep two figures in view on a phone; the caption states each workload.
+    headers = (ui("column_model"), *(ui(f"preset_short_{preset.key}") for preset in serving.PRESETS),
+               ui("column_per_million_batch"))
+    workloads = format_list([preset_label(preset, ModelShape(1, 1, 1, 1, 10**9), language)
+                             for preset in serving.PRESETS], style="unit", locale=language.locale)
+    return BlockTable(ui("gpu_models_caption", gpu=gpu.short_name, workloads=workloads), headers, tuple(rows),
                       (False, True, True, True, True))

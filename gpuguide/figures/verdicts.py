@@ -52,16 +52,20 @@ def sentence(column: Column, first: tuple[str, Cell], second: tuple[str, Cell], 
         if a.value == b.value:
             return ui("verdict_both" if a.value else "verdict_neither", criterion=label)
         return ui("verdict_only", criterion=label, gpu=name_a if a.value else name_b)
-    ratio = sizing.spec_ratio(a.number, b.number) if column.comparable else None
+    # The ratio of the figures the sentence prints, not of the exact values behind them: "≈ 30B against
+    # ≈ 15B" reads "2 times", whatever the unrounded capacities were.
+    shown_a = column.shown(a.number) if a.number is not None else None
+    shown_b = column.shown(b.number) if b.number is not None else None
+    ratio = sizing.spec_ratio(shown_a, shown_b) if column.comparable else None
     if ratio is None or column.higher_is_better is None:
         return ui("verdict_each", criterion=label, a=name_a, value_a=a.text, b=name_b, value_b=b.text)
     if ratio == 1 or a.text == b.text or formatting.ratio(float(ratio), language.locale).startswith("≈"):
-        key = "verdict_same" if ratio == 1 else "verdict_nearly_same"
+        key = "verdict_same" if sizing.spec_ratio(a.number, b.number) == 1 else "verdict_nearly_same"
         return ui(key, criterion=label, value=a.text, a=name_a, value_a=a.text, b=name_b, value_b=b.text)
     a_is_higher = ratio > 1
     a_wins = a_is_higher == column.higher_is_better
     (winner, win_cell), (loser, lose_cell) = (first, second) if a_wins else (second, first)
-    high, low = (a.number, b.number) if a_is_higher else (b.number, a.number)
+    high, low = (shown_a, shown_b) if a_is_higher else (shown_b, shown_a)
     assert high is not None and low is not None
     return ui("verdict_ahead", criterion=label, winner=winner, winner_value=win_cell.text, loser=loser,
               loser_value=lose_cell.text, difference=_difference(high, low, column.higher_is_better, language))

@@ -96,21 +96,21 @@ def column_values(page: Page, column: str) -> list[str]:
         "cells => cells.map(c => c.getAttribute('data-value'))")
 
 
-@pytest.mark.parametrize(("path", "header"), [("/fr/entrainement-llm/", "Bande passante"),
-                                              ("/en/llm-training/", "Bandwidth")])
+@pytest.mark.parametrize(("path", "header"), [("/fr/reglage-fin/", "Tenseurs BF16"),
+                                              ("/en/fine-tuning/", "BF16 tensor")])
 def test_sorting_is_numeric_with_not_published_last(page: Page, site_url: str, path: str, header: str):
     open_page(page, site_url + path, 1280)
     button = page.get_by_role("button", name=header)
     th = page.locator("#gpu-table thead th", has=button)
     button.click()
     expect(th).to_have_attribute("aria-sort", "ascending")
-    values = column_values(page, "4")  # GPU is column 1, bandwidth column 4
+    values = column_values(page, "4")  # GPU is column 1, BF16 column 4
     published = [float(v) for v in values if v is not None]
-    # From data/gpus.yaml: bandwidth in GB/s, B300 and B200 not published.
-    assert published == sorted(published) == [1935, 2039, 3350, 3900, 4800, 5300, 6000]
+    # From data/gpus.yaml: dense BF16 TFLOPS; NVIDIA publishes none for the RTX 6000 Ada and PRO 6000 Blackwell.
+    assert published == sorted(published) == [71, 165.2, 209.5, 312, 312, 362.05, 989, 989, 1307.4, 1307.4]
     assert values[-2:] == [None, None]
     names = page.locator("#gpu-table tbody th .gpu-name").all_inner_texts()
-    assert names[0] == "A100 PCIe" and set(names[-2:]) == {"B300", "B200"}
+    assert names[0] == "GeForce RTX 3090" and set(names[-2:]) == {"RTX 6000 Ada Generation", "RTX PRO 6000 Blackwell Workstation Edition"}
     button.click()
     expect(th).to_have_attribute("aria-sort", "descending")
     values = column_values(page, "4")
@@ -134,11 +134,11 @@ def test_gpus_without_an_offer_sort_last_by_price_either_way(page: Page, site_ur
 
 
 def test_sorting_by_formatted_numbers_uses_the_value_not_the_text(page: Page, site_url: str):
-    # "1 307 TFLOPS" would sort before "312 TFLOPS" as text; as numbers it comes after.
+    # "2 250 TFLOPS" would sort before "312 TFLOPS" as text; as numbers it comes after.
     open_page(page, site_url + "/fr/entrainement-llm/", 1280)
     page.get_by_role("button", name="Tenseurs BF16").click()
     values = [float(v) for v in column_values(page, "5") if v is not None]
-    assert values == sorted(values) and values[-1] == 1307.4
+    assert values == sorted(values) and values[-1] == 2250
 
 
 @pytest.mark.parametrize(("path", "expected"), [("/fr/recherche/", "/fr/gpu/h100-sxm/"),

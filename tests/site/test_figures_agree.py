@@ -49,10 +49,10 @@ def parse_params(text: str) -> int:
     """``≈ 75 Md`` / ``≈ 75B`` / ``≈ 760 M`` (a caveat may follow) → 75 × 10⁹ …; ``< 1 M`` → 0."""
     if text.startswith("<"):
         return 0
-    match = re.match(r"≈ ?([\d.,]+) ?(Md|B|M)\b", text)
+    match = re.match(r"≈ ?([\d.,]+) ?(Md|Bn|B|T|M)\b", text)
     assert match, f"not a parameter count: {text!r}"
     number = Fraction(match[1].replace(",", "."))
-    return int(number * (10**9 if match[2] in ("Md", "B") else 10**6))
+    return int(number * {"Md": 10**9, "B": 10**9, "Bn": 10**12, "T": 10**12, "M": 10**6}[match[2]])
 
 
 def upper_bound(shown: int) -> int:
@@ -143,15 +143,18 @@ def test_prose_figures_equal_the_tables(site):
 
 
 def recommendations(site: Site):
+    """Every configuration a page says holds a model: the rentable ones, and those without an offer
+    or below a speed asked for (they hold it too)."""
     for path, root in site.pages.items():
-        for cell in root.xpath("//*[@data-gpu and @data-count and @data-model and @data-precision]"):
-            yield path, root.get("lang"), cell
+        for cell in root.xpath("//*[@data-gpu and @data-count and @data-model and @data-weights and @data-reason]"):
+            if cell.get("data-reason") in ("rent", "no_offer", "speed"):
+                yield path, root.get("lang"), cell
 
 
 def test_a_model_said_to_run_on_a_configuration_is_within_its_shown_capacity(site):
     checked = 0
     for path, lang, cell in recommendations(site):
-        gpu, count, precision = cell.get("data-gpu"), int(cell.get("data-count")), cell.get("data-precision")
+        gpu, count, precision = cell.get("data-gpu"), int(cell.get("data-count")), cell.get("data-weights")
         model = site.dataset.llm_models[cell.get("data-model")]
         capacity = shown_capacity(site, lang, gpu, PRECISION_COLUMN[precision])
         assert model.parameters < count * upper_bound(capacity), \
@@ -161,14 +164,21 @@ def test_a_model_said_to_run_on_a_configuration_is_within_its_shown_capacity(sit
 
 
 def test_a_recommendation_can_be_followed(site):
-    """A live offer, and a fast link between its GPUs when there are several."""
+    """A live offer, and a fast link between its GPUs when there are several; a configuration named
+    without an offer says so."""
+    checked = 0
     for path, lang, cell in recommendations(site):
         gpu = site.dataset.gpus[cell.get("data-gpu")]
         count = int(cell.get("data-count"))
         assert count == 1 or count <= gpu.interconnect.gpus, f"{path}: {count} × {gpu.id} share no fast link"
         live = gpu.id in site.dataset.prices
-        marked = visible_text(cell).endswith(("(sans offre en direct)", "(no live offer)"))
-        assert live != marked, f"{path}: {gpu.id} {'has an offer' if live else 'has no offer'}: {visible_text(cell)}"
+        assert live == (cell.get("data-reason") != "no_offer"), f"{path}: {gpu.id}: {cell.get('data-reason')}"
+        text = visible_text(cell)
+        if " × " in text:  # a configuration named in words (the rows of a plan table name the GPU only)
+            marked = text.endswith(("(sans offre en direct)", "(no live offer)"))
+            assert live != marked, f"{path}: {gpu.id} {'has an offer' if live else 'has no offer'}: {text}"
+            checked += 1
+    assert checked >= 50
 
 
 def test_workloads_are_ordered_on_every_gpu(site):
@@ -316,3 +326,58 @@ def test_the_methodology_page_is_linked_from_every_table_note(site):
     for path, root in site.pages.items():
         for note in root.xpath('//p[contains(@class, "table-note")]'):
             assert note.xpath('.//a[contains(@class, "methodology-link")]'), f"{path}: a table note without the method"
+
+
+SUFFIXES = {"B": 10**9, "Md": 10**9, "T": 10**12, "Bn": 10**12, "M": 10**6}
+
+
+def shown_number(text: str, locale: str) -> Fraction | None:
+    """The number a cell's text prints, as a reader reads it: ``≈ 30B`` → 30 × 10⁹, ``3,350 GB/s`` →
+    3,350, ``$0.036`` → 0.036, ``1 307 TFLOPS`` → 1,307; None for a text without one."""
+    found = shown_digits(text, locale)
+    return None if found is None else Fraction(found[0]) * SUFFIXES.get(found[1], 1)
+
+
+def shown_digits(text: str, locale: str) -> tuple[str, str] | None:
+    """The first number of ``text`` as plain digits with a decimal point, and its suffix."""
+    match = re.search(r"(\d[\d,. ]*)\s*(Md|Bn|B|T|M)?\b", text.replace("\u00a0", " ").replace("\u202f", " "))
+    if not match:
+        return None
+    digits = match[1].strip().rstrip(".,").replace(" ", "")
+    digits = digits.replace(",", "") if locale.startswith("en") else digits.replace(".", "").replace(",", ".")
+    return digits, match[2] or ""
+
+
+AHEAD = {"en": re.compile(r"^(?P<criterion>.+?): (?P<win>.+?) \((?P<winner>[^()]+)\) against (?P<lose>.+?) "
+                          r"\((?P<loser>[^()]+)\), (?P<difference>.+)\.$"),
+         "fr": re.compile(r"^(?P<criterion>.+?) : (?P<win>.+?) \((?P<winner>[^()]+)\) contre (?P<lose>.+?) "
+                          r"\((?P<loser>[^()]+)\), soit (?P<difference>.+)\.$")}
+
+
+def test_no_summary_sentence_contradicts_the_values_it_prints(site):
+    """"≈ 30B against ≈ 15B, 67 % more" was the bug: the difference a sentence states is that of the two
+    figures it prints, to the precision it prints it."""
+    checked = 0
+    for path, root in site.pages.items():
+        lang = root.get("lang")
+        locale = site.dataset.config.languages[lang].locale
+        for dd in root.xpath('//*[@data-use-case-summary]/dd'):
+            text = " ".join(dd.text_content().replace("\u00a0", " ").replace("\u202f", " ").split())
+            match = AHEAD[lang].match(text)
+            if not match:
+                continue
+            win, lose = shown_number(match["win"], locale), shown_number(match["lose"], locale)
+            difference = match["difference"]
+            stated = shown_number(difference, locale)
+            assert win and lose and stated is not None, f"{path}: {text}"
+            high, low = max(win, lose), min(win, lose)
+            digits = shown_digits(difference, locale)[0]
+            decimals = len(digits.split(".")[1]) if "." in digits else 0
+            tolerance = Fraction(1, 2 * 10**decimals)
+            if "%" in difference:
+                share = (high / low - 1) * 100 if ("more" in difference or "plus" in difference) else (1 - low / high) * 100
+                assert abs(share - stated) <= tolerance, f"{path}: {text} (the figures give {float(share):.2f} %)"
+            else:
+                assert abs(high / low - stated) <= tolerance, f"{path}: {text} (the figures give {float(high / low):.3f})"
+            checked += 1
+    assert checked > 100

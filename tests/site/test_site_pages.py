@@ -12,7 +12,8 @@ from bs4 import BeautifulSoup
 
 from gpuguide.figures import formatting
 
-from gpuguide.figures import sizing
+from gpuguide.figures import serving, sizing
+from gpuguide.figures.records import serving_gpu
 from gpuguide.structure.data import load_dataset
 from gpuguide.errors import Problems
 
@@ -268,8 +269,8 @@ def test_use_case_tables_match_the_sizing_library(pages, dataset):
         "train_8gpu": lambda gpu: params(sizing.training_capacity_params(gpu.memory_gb, "full", 8)),
         "lora_1gpu": lambda gpu: params(sizing.training_capacity_params(gpu.memory_gb, "lora")),
         "qlora_1gpu": lambda gpu: params(sizing.training_capacity_params(gpu.memory_gb, "qlora")),
-        "infer_int4_1gpu": lambda gpu: params(sizing.serving_capacity_params(gpu.memory_gb, "int4")),
-        "infer_bf16_8gpu": lambda gpu: params(sizing.serving_capacity_params(gpu.memory_gb, "bf16", 8)) + (
+        "infer_int4_1gpu": lambda gpu: params(serving.serving_capacity_params(serving_gpu(gpu, None), "int4")),
+        "infer_bf16_8gpu": lambda gpu: params(serving.serving_capacity_params(serving_gpu(gpu, None), "bf16", 8)) + (
             ", over PCIe" if gpu.interconnect.gpus < 8 else ""),
         "fp64": fp64,
         "memory": lambda gpu: formatting.memory_gb(gpu.memory_gb, "en_US"),
@@ -301,8 +302,11 @@ def test_decode_column_is_the_bandwidth_bound(pages, dataset):
         if gpu.bandwidth_gbs is None:
             assert text(cell) == "Not published"
             continue
-        # bandwidth (bytes/s) ÷ bytes of BF16 weights (2 per parameter), whole tokens
-        expected = int(gpu.bandwidth_gbs * 10**9 // (llama.parameters * 2))
+        # One user, 8,192 tokens: bandwidth (bytes/s) ÷ (the BF16 weights but the input embedding, which
+        # is looked up, + the KV cache: 2 × KV heads × head size × 2 bytes per layer and token), whole tokens.
+        read = ((llama.parameters - llama.vocab_size * llama.hidden_size) * 2
+                + 8192 * llama.layers * 2 * llama.kv_heads * llama.head_dim * 2)
+        expected = int(Fraction(str(gpu.bandwidth_gbs)) * 10**9 // read)
         assert text(cell) == f"≤ {expected:,} tokens/s"
 
 
