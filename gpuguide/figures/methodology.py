@@ -9,10 +9,13 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from gpuguide.errors import did_you_mean
 from gpuguide.figures import formatting, measured, serving, sizing
+from gpuguide.figures.models import generation_table
 from gpuguide.figures.plan_tables import memory_need_gb, memory_text
 from gpuguide.figures.records import model_shape
-from gpuguide.figures.registry import BlockCell, BlockTable, ShortcodeContext, block_shortcode
+from gpuguide.figures.registry import (BlockCell, BlockTable, ShortcodeContext, ShortcodeError, block_shortcode,
+                                       known_llm)
 from gpuguide.figures.serving import GIB, ModelShape, ServingGpu, Workload
 
 
@@ -198,7 +201,6 @@ def published_anchors(ctx: ShortcodeContext) -> BlockTable:
 def measured_results(ctx: ShortcodeContext, model: str, scenario: str = "offline") -> BlockTable:
     """The published results for ``model`` in ``scenario``, cheapest per million tokens first, each
     with its bound: ``{{ measured_results model=llama-2-70b }}``."""
-    from gpuguide.figures.registry import ShortcodeError, known_llm
     llm = known_llm(ctx, model)
     if scenario not in ("offline", "server", "interactive"):
         raise ShortcodeError(f"unknown scenario `{scenario}`; use offline, server or interactive")
@@ -231,3 +233,16 @@ def measured_results(ctx: ShortcodeContext, model: str, scenario: str = "offline
                ui("column_share_of_bound"), ui("column_price"), ui("column_measured_per_million"), ui("column_source"))
     return BlockTable(ui("measured_results_caption", model=llm.name, scenario=ui(f"scenario_{scenario}")), headers,
                       tuple(rows), (False, False, True, True, True, True, True, False))
+
+
+@block_shortcode
+def measured_generation(ctx: ShortcodeContext, model: str) -> BlockTable:
+    """An image or video model's published throughput per GPU and its cost: ``{{ measured_generation model=sdxl }}``."""
+    models = ctx.dataset.diffusion_models
+    if model not in models:
+        hint = did_you_mean(model, models)
+        raise ShortcodeError(f"unknown model `{model}`" + (f"; {hint}" if hint else "; use an image or video model of data/models.yaml"))
+    table = generation_table(models[model], ctx.dataset, ctx.language)
+    if table is None:
+        raise ShortcodeError(f"data/measurements.yaml has no Offline result for `{model}`")
+    return table

@@ -244,6 +244,37 @@ def diffusion_memory_text(diffusion: DiffusionModel, language: Language) -> list
             for precision in ("bf16", "fp8") if (memory := diffusion.documented_memory_gb(precision)) is not None]
 
 
+def generation_table(diffusion: DiffusionModel, dataset: Dataset, language: Language) -> BlockTable | None:
+    """Published throughput of an image or video model (MLPerf, Offline): images per minute or videos
+    per hour per GPU, and what a thousand images (or one video) cost at this site's price; None
+    without a measurement."""
+    ui, locale = language.ui, language.locale
+    per, scale = (("minute", 60), 1000) if diffusion.kind == "image" else (("hour", 3600), 1)
+    rows = []
+    found = [m for m in measured.image_measurements(dataset, model=diffusion.id)
+             if m.scenario == "offline" and m.samples_per_second]
+    found.sort(key=lambda m: -(sizing.exact(m.samples_per_second or 0) / m.gpu_count))
+    for m in found:
+        gpu = dataset.gpus[m.gpu]
+        per_gpu = sizing.exact(m.samples_per_second or 0) / m.gpu_count
+        price = dataset.price(gpu.id)
+        cost = (sizing.exact(price.usd_per_gpu_hour) / (per_gpu * 3600) * scale) if price else None
+        rows.append((
+            BlockCell(ui("measured_system", count=m.gpu_count, gpu=gpu.short_name),
+                      (("gpu", gpu.id), ("count", str(m.gpu_count)), ("measurement", m.id)), page=("gpu", gpu.id),
+                      detail=ui("measured_round", round=m.round, submitter=m.submitter)),
+            BlockCell(formatting.decimal(formatting.significant(per_gpu * per[1], 3, "ROUND_HALF_EVEN"), locale),
+                      (("samples-per-second", str(m.samples_per_second)),)),
+            BlockCell(formatting.usd_rate(cost, locale) if cost is not None else ui("no_offer")),
+            BlockCell(ui("source_link"), href=m.source),
+        ))
+    if not rows:
+        return None
+    headers = (ui("column_system"), ui(f"column_{diffusion.kind}s_per_{per[0]}_per_gpu"),
+               ui(f"column_cost_per_{diffusion.kind}_unit"), ui("column_source"))
+    return BlockTable(ui("generation_caption", model=diffusion.name), headers, tuple(rows), (False, True, True, False))
+
+
 # --- What a GPU runs -----------------------------------------------------------------------------
 
 def diffusion_on_gpu(gpu: Gpu, dataset: Dataset) -> list[DiffusionModel]:

@@ -291,6 +291,7 @@ def _model(given: PageInput) -> Context:
         "kind": "diffusion", "model": diffusion,
         "documented": model_figures.diffusion_memory_text(diffusion, language),
         "gpus_table": model_figures.diffusion_table(diffusion, dataset, language),
+        "generation_table": model_figures.generation_table(diffusion, dataset, language),
         "models_index": Link(language.ui("nav_models"), given.view.url_of("models")),
         "prices_as_of": given.prices_as_of,
     }

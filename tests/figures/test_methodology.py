@@ -111,3 +111,10 @@ def test_measured_tables_set_each_result_against_its_bound(en):
     assert [cell.text for cell in results.rows[0][:1]] == ["1 × Card"]
     with pytest.raises(ShortcodeError, match="unknown scenario"):
         methodology.measured_results(en, model="small-llm", scenario="batch")
+
+
+def test_measured_generation_needs_an_image_or_video_model_with_a_result(en):
+    with pytest.raises(ShortcodeError, match="unknown model `small-llm`"):
+        methodology.measured_generation(en, model="small-llm")
+    with pytest.raises(ShortcodeError, match="no Offline result for `image-model`"):
+        methodology.measured_generation(en, model="image-model")

@@ -54,10 +54,11 @@ def test_every_shortcode_of_the_readme_is_registered():
                   "total_throughput_bound", "price_per_million_tokens", "diffusion_memory", "memory_range",
                   "full_training_bytes_per_param", "llm_requirements_table", "sizing_constants",
                   "serving_constants", "weight_formats", "published_anchors", "measured_against_bounds",
-                  "measured_results"}
+                  "measured_results", "measured_generation"}
     assert documented == set(SHORTCODES)
     assert BLOCK_SHORTCODES == {"llm_requirements_table", "sizing_constants", "serving_constants", "weight_formats",
-                                "published_anchors", "measured_against_bounds", "measured_results"}
+                                "published_anchors", "measured_against_bounds", "measured_results",
+                                "measured_generation"}
 
 
 # --- constants -----------------------------------------------------------------------------------
