@@ -83,7 +83,7 @@ def measured_against_bounds(ctx: ShortcodeContext) -> BlockTable:
         rows.append((
             BlockCell(llm.name, (("model", llm.id), ("measurement", m.id)), page=("model", llm.id)),
             BlockCell(ui("measured_system", count=m.gpu_count, gpu=gpu.short_name), page=("gpu", gpu.id),
-                      detail=ui("measured_round", round=m.round, submitter=m.submitter)),
+                      detail=ui("measured_round", round=m.round, submitter=m.submitter.replace("_", " "))),
             BlockCell(ui(f"precision_{found.weights}")),
             BlockCell(ui("tokens_per_second", value=formatting.whole_number(math.floor(found.measured_tokens_per_second), locale))),
             BlockCell(ui("tokens_per_second_upper_bound", value=formatting.whole_number(
@@ -216,7 +216,7 @@ def measured_results(ctx: ShortcodeContext, model: str, scenario: str = "offline
         rows.append((
             BlockCell(ui("measured_system", count=m.gpu_count, gpu=gpu.short_name), (("gpu", gpu.id),
                       ("count", str(m.gpu_count)), ("measurement", m.id)), page=("gpu", gpu.id),
-                      detail=ui("measured_round", round=m.round, submitter=m.submitter)),
+                      detail=ui("measured_round", round=m.round, submitter=m.submitter.replace("_", " "))),
             BlockCell(ui(f"precision_{c.weights}")),
             BlockCell(ui("tokens_per_second", value=formatting.whole_number(math.floor(c.measured_tokens_per_second), locale))),
             BlockCell(ui("tokens_per_second_upper_bound", value=formatting.whole_number(

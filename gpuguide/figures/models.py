@@ -142,7 +142,7 @@ def measurements_table(llm: LlmModel, dataset: Dataset, language: Language) -> B
         rows.append((
             BlockCell(ui("measured_system", count=m.gpu_count, gpu=gpu.short_name), (("gpu", gpu.id),
                       ("count", str(m.gpu_count)), ("measurement", m.id)), page=("gpu", gpu.id),
-                      detail=ui("measured_round", round=m.round, submitter=m.submitter)),
+                      detail=ui("measured_round", round=m.round, submitter=m.submitter.replace("_", " "))),
             BlockCell(ui(f"scenario_{m.scenario}")),
             BlockCell(ui("tokens_per_second", value=formatting.whole_number(math.floor(found.measured_tokens_per_second), locale)),
                       (("tokens-per-second", str(m.tokens_per_second)),)),
@@ -262,7 +262,7 @@ def generation_table(diffusion: DiffusionModel, dataset: Dataset, language: Lang
         rows.append((
             BlockCell(ui("measured_system", count=m.gpu_count, gpu=gpu.short_name),
                       (("gpu", gpu.id), ("count", str(m.gpu_count)), ("measurement", m.id)), page=("gpu", gpu.id),
-                      detail=ui("measured_round", round=m.round, submitter=m.submitter)),
+                      detail=ui("measured_round", round=m.round, submitter=m.submitter.replace("_", " "))),
             BlockCell(formatting.decimal(formatting.significant(per_gpu * per[1], 3, "ROUND_HALF_EVEN"), locale),
                       (("samples-per-second", str(m.samples_per_second)),)),
             BlockCell(formatting.usd_rate(cost, locale) if cost is not None else ui("no_offer")),

@@ -191,8 +191,14 @@ def cheapest_table(llm: LlmModel, dataset: Dataset, language: Language, formats:
                 cells.append(BlockCell(ui("no_configuration")))
                 continue
             gpu = dataset.gpus[plan.gpu_id]
-            cells.append(BlockCell(configuration_text(plan, gpu, language), plan_data(plan, llm, workload),
-                                   page=("gpu", gpu.id), detail=None if plan.native else ui("plan_weight_only")))
+            # The configuration on its line, its price under it: narrow columns keep two presets in view on a phone.
+            assert plan.usd_per_hour is not None
+            detail = ui("plan_price_detail", price=formatting.usd(plan.usd_per_hour, language.locale),
+                        per_million=per_million_text(plan.usd_per_million_tokens, language))
+            if not plan.native:
+                detail = ui("plan_detail_weight_only", detail=detail)
+            cells.append(BlockCell(ui("plan_gpus", count=plan.gpu_count, gpu=gpu.short_name),
+                                   plan_data(plan, llm, workload), page=("gpu", gpu.id), detail=detail))
         rows.append((BlockCell(format_label(llm, weights, language),
                                (("weights", serving.format_of(shape, weights)),)), *cells))
     headers = (ui("column_weights_format"), *(preset_label(preset, shape, language) for preset in serving.PRESETS))

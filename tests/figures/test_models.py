@@ -113,10 +113,12 @@ def test_the_cheapest_configuration_per_format_and_workload(small, dataset, en):
                                  "Batch: 64 sequences × 4,096 tokens")
     chat = table.rows[0][1]
     # 16.1 + 1.1 GB on one Card (24 GiB × 90 % − 3 GiB = 20.0 GB): the cheapest offer, $0.50/h.
-    assert chat.text.startswith("1 × Card · $0.50/h · ≥ $")
+    assert chat.text == "1 × Card" and chat.detail.startswith("$0.50/h · ≥ $")
     assert dict(chat.data)["gpu"] == "card" and dict(chat.data)["count"] == "1"
     # Ten users need 59.1 GB: no single card; the Big (NVSwitch) holds it alone.
-    assert table.rows[0][2].text.startswith("1 × Big · $2.88/h")
+    assert (table.rows[0][2].text, table.rows[0][2].detail[:7]) == ("1 × Big", "$2.88/h")
+    # FP8 weights on the Pcie card (no FP8 tensor cores) would be weight-only; the Card has FP8.
+    assert "weight-only" not in (table.rows[1][1].detail or "")
 
 
 def test_each_preset_has_its_table_cheapest_sentence_and_launch_command(small, dataset, en):
@@ -211,9 +213,15 @@ def test_diffusion_memory_text(dataset, fr):
                                                                             ("FP8", f"20{NN}Go")]
 
 
-# --- what a GPU runs -----------------------------------------------------------------------------
+def test_generation_table_gives_images_per_minute_per_gpu_and_their_cost(dataset, en):
+    table = models.generation_table(dataset.diffusion_models["image-model"], dataset, en)
+    (row,) = table.rows
+    # 16 images/s on 8 GPUs: 2 per GPU per second, 120 a minute; $2.88 an hour ÷ 7,200 images × 1,000 = $0.40.
+    assert [cell.text for cell in row[:3]] == ["8 × Big", "120", "$0.40"]
+    assert table.headers[1:3] == ("Images per minute, per GPU", "Per 1,000 images")
+    no_result = dataclasses.replace(dataset, measurements=())
+    assert models.generation_table(dataset.diffusion_models["image-model"], no_result, en) is None
 
-# --- image and video models ----------------------------------------------------------------------
 
 # --- what a GPU runs -----------------------------------------------------------------------------
 
