@@ -201,8 +201,12 @@ def cheapest_table(llm: LlmModel, dataset: Dataset, language: Language, formats:
                                    plan_data(plan, llm, workload), page=("gpu", gpu.id), detail=detail))
         rows.append((BlockCell(format_label(llm, weights, language),
                                (("weights", serving.format_of(shape, weights)),)), *cells))
-    headers = (ui("column_weights_format"), *(preset_label(preset, shape, language) for preset in serving.PRESETS))
-    return BlockTable(ui("cheapest_caption", model=llm.name), headers, tuple(rows), (False, False, False, False))
+    # Short headers keep two workloads in view on a phone; the caption states each one.
+    headers = (ui("column_weights_format"), *(ui(f"preset_short_{preset.key}") for preset in serving.PRESETS))
+    workloads = format_list([preset_label(preset, shape, language) for preset in serving.PRESETS], style="unit",
+                            locale=language.locale)
+    return BlockTable(ui("cheapest_caption", model=llm.name, workloads=workloads), headers, tuple(rows),
+                      (False, False, False, False))
 
 
 def format_label(llm: LlmModel, weights: str, language: Language) -> str:
