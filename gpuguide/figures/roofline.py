@@ -52,10 +52,11 @@ def tensor_tflops(gpu: ServingGpu, compute: str) -> Fraction | None:
 
 
 def runs_natively(gpu: ServingGpu, shape: ModelShape, weights: str) -> bool:
-    """Whether the GPU has the tensor path the format is made for (FP8 weights on an FP8 GPU);
-    otherwise an engine runs them weight-only, dequantized to 16 bits: memory is saved, not time."""
-    compute = serving.weight_format(serving.format_of(shape, weights)).compute
-    return compute == "bf16" or compute in gpu.rates
+    """Whether the GPU has the tensor cores the format is made for (FP8 weights on an FP8 GPU);
+    otherwise an engine runs them weight-only, dequantized to 16 bits: memory is saved, not time.
+    A weight-only format (AWQ, GPTQ, NF4) is what it says everywhere, and not flagged."""
+    made_for = serving.weight_format(serving.format_of(shape, weights)).made_for
+    return made_for in (None, "bf16") or made_for in gpu.rates
 
 
 @dataclass(frozen=True)

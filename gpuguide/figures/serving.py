@@ -63,6 +63,9 @@ class WeightFormat:
     compute: str  # the fastest tensor-core precision its matrix products can use: bf16, fp8 or fp4
     source: str
     source_title: str
+    # The tensor cores the format is made for (FP8 weights: FP8 tensor cores); without them an engine
+    # runs it weight-only. None: a weight-only format everywhere (AWQ, GPTQ, NF4 dequantize to 16 bits).
+    made_for: str | None = None
 
 
 #: The formats, in the order the pages list them. Quantized checkpoints (FP8, AWQ, GPTQ, NF4) keep
@@ -70,10 +73,10 @@ class WeightFormat:
 #: publisher quantized (``ModelShape.native_quantized_parameters``).
 FORMATS: dict[str, WeightFormat] = {f.key: f for f in (
     WeightFormat("bf16", Fraction(16), "bf16", "https://cloud.google.com/tpu/docs/bfloat16",
-                 "Google Cloud, The bfloat16 numerical format"),
+                 "Google Cloud, The bfloat16 numerical format", "bf16"),
     # One scale per output channel: 16 bits per row of thousands of weights, left out.
     WeightFormat("fp8", Fraction(8), "fp8",
-                 "https://docs.vllm.ai/en/latest/features/quantization/fp8.html", "vLLM documentation, FP8 W8A8"),
+                 "https://docs.vllm.ai/en/latest/features/quantization/fp8.html", "vLLM documentation, FP8 W8A8", "fp8"),
     # AWQ and GPTQ, group size 128: a 16-bit scale and a 4-bit zero point per 128 weights.
     WeightFormat("int4", 4 + Fraction(16 + 4, 128), "fp8", "https://arxiv.org/abs/2306.00978",
                  "AWQ (Lin et al., MLSys 2024), group size 128"),
@@ -83,11 +86,11 @@ FORMATS: dict[str, WeightFormat] = {f.key: f for f in (
     # OCP Microscaling FP4: 32 four-bit values share one 8-bit scale.
     WeightFormat("mxfp4", 4 + Fraction(8, 32), "fp4",
                  "https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf",
-                 "OCP Microscaling Formats (MX) Specification 1.0, section 5.3"),
+                 "OCP Microscaling Formats (MX) Specification 1.0, section 5.3", "fp4"),
     # NVIDIA's FP4: 16 four-bit values share one FP8 (E4M3) scale, plus one FP32 scale per tensor.
     WeightFormat("nvfp4", 4 + Fraction(8, 16), "fp4",
                  "https://developer.nvidia.com/blog/introducing-nvfp4-for-efficient-and-accurate-low-precision-inference/",
-                 "NVIDIA Technical Blog, Introducing NVFP4"),
+                 "NVIDIA Technical Blog, Introducing NVFP4", "fp4"),
 )}
 
 #: Bytes per cached element, by KV-cache format (vLLM's ``--kv-cache-dtype``: ``auto`` keeps the
