@@ -41,14 +41,6 @@ def memory_text(need_bytes: Fraction | int, language: Language) -> str:
     return formatting.memory_gb(memory_need_gb(need_bytes), language.locale)
 
 
-def per_gpu_need_gb(shape: ModelShape, workload: Workload, gpu_count: int) -> Decimal:
-    """What each GPU holds, as the sum of its two parts rounded as the memory table rounds them
-    (its share of the weights, its share of the KV cache): the figures on a page add up."""
-    weights = serving.weights_bytes(shape, workload.weights) / gpu_count
-    kv = serving.kv_cache_bytes(shape, workload.context_tokens, workload.kv_cache, workload.users)
-    return memory_need_gb(weights) + memory_need_gb(kv * serving.kv_share_per_gpu(shape, gpu_count))
-
-
 def tokens_text(value: Fraction, language: Language) -> str:
     """``≤ 208 tokens/s``: a speed bound, rounded down."""
     return language.ui("tokens_per_second_upper_bound", value=formatting.whole_number(math.floor(value), language.locale))
@@ -142,10 +134,9 @@ def plans_table(llm: LlmModel, workload: Workload, dataset: Dataset, language: L
     for plan in model_plans(llm, workload, dataset):
         gpu = dataset.gpus[plan.gpu_id]
         bounds = plan.bounds
-        used = per_gpu_need_gb(model_shape(llm), workload, plan.gpu_count or max(serving.GPU_COUNTS))
-        budget = Decimal(math.floor(plan.budget_per_gpu_bytes * 10 / GB)) / 10  # a budget: rounded down
-        memory = ui("memory_of_budget", memory=formatting.memory_gb(used, language.locale),
-                    budget=formatting.memory_gb(budget, language.locale))
+        figures = plan.shown  # rounded once, by the planner, as its script rounds them
+        memory = ui("memory_of_budget", memory=formatting.memory_gb(_decimal(figures.used_gb), language.locale),
+                    budget=formatting.memory_gb(_decimal(figures.budget_gb), language.locale))
         weight_only = not plan.native and plan.gpu_count is not None
         rows.append((
             BlockCell(gpu.short_name, plan_data(plan, llm, workload), page=("gpu", gpu.id),
@@ -153,12 +144,13 @@ def plans_table(llm: LlmModel, workload: Workload, dataset: Dataset, language: L
             BlockCell(formatting.whole_number(plan.gpu_count, language.locale) if plan.gpu_count
                       else ui("more_than_gpus", count=max(serving.GPU_COUNTS))),
             BlockCell(memory),
-            BlockCell(tokens_text(bounds.user_tokens_per_second, language) if bounds else _missing(plan, language)),
-            BlockCell(tokens_text(bounds.total_tokens_per_second, language) if bounds else _missing(plan, language)),
-            BlockCell(first_token_text(bounds.first_token_seconds, language) if bounds else _missing(plan, language)),
+            BlockCell(tokens_text(figures.user_tokens_per_second, language) if bounds else _missing(plan, language)),
+            BlockCell(tokens_text(figures.total_tokens_per_second, language) if bounds else _missing(plan, language)),
+            BlockCell(first_token_text(figures.first_token_seconds, language) if bounds else _missing(plan, language)),
             BlockCell(ui("price_per_hour", price=formatting.usd(plan.usd_per_hour, language.locale))
                       if plan.usd_per_hour is not None else ui("no_offer")),
-            BlockCell(per_million_text(plan.usd_per_million_tokens, language) if bounds else _missing(plan, language)),
+            BlockCell(per_million_text(figures.usd_per_million_tokens if plan.usd_per_hour is not None else None,
+                                       language) if bounds else _missing(plan, language)),
             BlockCell(status_text(plan, gpu, language)),
         ))
     headers = (ui("column_gpu"), ui("column_gpu_count"), ui("column_memory_per_gpu"), ui("column_user_speed"),
@@ -175,7 +167,12 @@ def launch_command(llm: LlmModel, workload: Workload, plan: Plan) -> str:
     """The vLLM command that starts ``plan``'s configuration as it was sized."""
     assert plan.gpu_count is not None
     arguments = planner.vllm_arguments(model_shape(llm), workload, plan.gpu_count)
-    return " ".join(["vllm", "serve", llm.repository_name, *(f"{name} {value}" for name, value in arguments)])
+    return f"vllm serve {llm.repository_name} {planner.command_arguments(arguments)}"
+
+
+def _decimal(value: Fraction) -> Decimal:
+    """A figure already rounded to a tenth (or to whole units) as Babel formats it."""
+    return Decimal(value.numerator) / Decimal(value.denominator)
 
 
 def cheapest_table(llm: LlmModel, dataset: Dataset, language: Language, formats: tuple[str, ...]) -> BlockTable:
@@ -239,11 +236,12 @@ def models_on_gpu_table(gpu: Gpu, dataset: Dataset, language: Language) -> Block
         cells = []
         for preset in serving.PRESETS:
             workload = preset_workload(preset)
-            plan = planner.plan_gpu(shape, workload, spec)
+            plan = planner.plan_gpu(shape, workload, spec, order=list(dataset.gpus).index(gpu.id))
             text = (formatting.whole_number(plan.gpu_count, language.locale) if plan.gpu_count
                     and plan.reason != "fast_link" else status_text(plan, gpu, language))
             cells.append(BlockCell(text, plan_data(plan, llm, workload)))
-        batch = planner.plan_gpu(shape, preset_workload(serving.preset("batch")), spec)
+        batch = planner.plan_gpu(shape, preset_workload(serving.preset("batch")), spec,
+                                 order=list(dataset.gpus).index(gpu.id))
         cells.append(BlockCell(per_million_text(batch.usd_per_million_tokens, language) if batch.bounds
                                and batch.reason in (None, "no_offer") else ui("does_not_fit")))
         rows.append((BlockCell(llm.name, (("model", llm.id),), page=("model", llm.id),

@@ -1,54 +1,182 @@
 """The serving planner: for a workload, each GPU type's smallest configuration that holds it, its
 bounds and price, the launch settings an engine needs, and why the other GPU types lose.
 
-Pure functions over ``serving`` (memory) and ``roofline`` (speed): the model pages' tables, the
-GPU pages' reverse view and the planner's precomputed grid all come from ``plan_gpu``.
+One builder, ``gpu_answer``, states every rule once. Called with numbers (a workload the pages show)
+it computes the answer; called with the planner's inputs (``expression.var``) it builds the program
+the planner's script evaluates in the reader's browser (``program``): the same formulas and the same
+choices, one definition and two evaluators.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 from gpuguide.figures import roofline, serving
-from gpuguide.figures.roofline import Bounds
+from gpuguide.figures.expression import (Program, at_most, below, both, ceil, choose, first, floor, or_else, select,
+                                         significant, symbolic, var)
 from gpuguide.figures.serving import ModelShape, ServingGpu, Workload
-from gpuguide.figures.sizing import Real, exact
+from gpuguide.figures.sizing import GB, Real, exact
 
 #: Why a GPU type is not the one to rent: it cannot hold the workload within 8 GPUs (``memory``),
 #: only with more GPUs than share a fast link (``fast_link``), its bound is below the per-user
 #: speed asked for (``speed``), or it has no live offer (``no_offer``).
 Reason = Literal["memory", "fast_link", "speed", "no_offer"]
+#: The order of the answer: rentable first, then by why the others lose.
 REASONS: tuple[Reason, ...] = ("no_offer", "speed", "fast_link", "memory")
+#: ``gpu_answer``'s reason code → reason (code -1: a configuration to rent).
+REASON_CODES: tuple[Reason, ...] = ("memory", "fast_link", "speed", "no_offer")
+
+#: The KV-cache formats the planner offers, in the order of its ``kv`` input.
+KV_FORMATS = tuple(serving.KV_CACHE_BYTES)
+#: A sort value past every real price: rows without one come last within their group.
+NO_PRICE = 10**9
+
+
+def formats_for(shape: ModelShape) -> tuple[str, ...]:
+    """The weight formats a model is planned in: BF16, FP8, 4-bit, and its published format when that
+    is none of them or only part of its weights use it (the planner's ``weights`` input indexes this)."""
+    native = shape.native_format
+    if native is not None and (native not in serving.SERVING_FORMATS or shape.native_quantized_parameters):
+        return (*serving.SERVING_FORMATS, "native")
+    return serving.SERVING_FORMATS
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The figures a row prints, rounded once here for both evaluators: memory up to a tenth of a GB
+    (weights and KV cache each, so parts and totals add up), a budget down, speeds down to whole
+    tokens per second, the first token up and the price per million down to three digits."""
+
+    used_gb: Any
+    budget_gb: Any
+    user_tokens_per_second: Any
+    total_tokens_per_second: Any
+    first_token_seconds: Any
+    usd_per_million_tokens: Any
+
+
+def shown(weights_bytes: Any, kv_bytes: Any, budget_bytes: Any, user: Any, total: Any, first_token: Any,
+          per_million: Any) -> Shown:
+    def rounded(value: Any, rule: Any) -> Any:
+        return None if value is None else rule(value)
+
+    return Shown(ceil(weights_bytes * 10 / GB) / 10 + ceil(kv_bytes * 10 / GB) / 10,
+                 floor(budget_bytes * 10 / GB) / 10, rounded(user, floor), rounded(total, floor),
+                 rounded(first_token, lambda v: significant(v, 3, up=True)),
+                 rounded(per_million, lambda v: significant(v, 3, up=False)))
+
+
+class _Candidate:
+    """One configuration of ``count`` GPUs for ``workload``, each figure computed when first asked
+    for: a page's answer needs the figures of one count, the program those of every count."""
+
+    def __init__(self, shape: ModelShape, workload: Workload, gpu: ServingGpu, count: int):
+        self.shape, self.workload, self.gpu, self.count = shape, workload, gpu, count
+        self.linked = count == 1 or count <= gpu.fast_link_gpus
+        self.weights = serving.weights_bytes(shape, workload.weights) / count
+        self.kv = serving.kv_cache_bytes(shape, workload.context_tokens, workload.kv_cache, workload.users) * \
+            serving.kv_share_per_gpu(shape, count)
+        self.memory = self.weights + self.kv
+        self.price = exact(gpu.usd_per_gpu_hour) * count if gpu.usd_per_gpu_hour is not None else None
+        self.native = roofline.runs_natively(gpu, shape, workload.weights)
+
+    @functools.cached_property
+    def bounds(self) -> roofline.Bounds | None:
+        return roofline.decode_bounds(self.shape, self.workload, self.gpu, self.count, fast_link=self.linked)
+
+    @functools.cached_property
+    def per_million(self) -> Any:
+        return roofline.usd_per_million_tokens(self.price, self.bounds.total_tokens_per_second if self.bounds else None)
+
+    def field(self, name: str) -> Any:
+        """A figure by name."""
+        bounds = self.bounds
+        return {"user": lambda: bounds.user_tokens_per_second if bounds else None,
+                "total": lambda: bounds.total_tokens_per_second if bounds else None,
+                "first_token": lambda: bounds.first_token_seconds if bounds else None,
+                "per_million": lambda: self.per_million}[name]()
+
+
+#: What ``gpu_answer`` gives of the configuration it shows (and ``Shown``'s rounded figures of it).
+FIELDS = ("memory", "weights", "kv", "user", "total", "first_token", "price", "per_million", "native", "count")
+
+
+def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu: ServingGpu, order: int,
+               target: Any) -> dict[str, Any]:
+    """One GPU type's answer. ``workloads`` are the (weights, KV cache) variants of one context and
+    number of users, ``which`` the index of the one asked for (with one variant: 0); ``target`` the
+    per-user speed asked for (0: none). Numbers in, numbers out; the planner's inputs in, a program."""
+    counts = [n for n in serving.GPU_COUNTS if serving.tensor_parallel_allowed(shape, n)]
+    variants = [[_Candidate(shape, workload, gpu, n) for workload in workloads] for n in counts]
+
+    def value(n_index: int, name: str) -> Any:
+        """The figure ``name`` of the ``n_index``-th count, in the variant asked for."""
+        options = variants[n_index]
+        if name in ("memory", "weights", "kv", "price", "native", "count", "linked"):
+            return select(which, [getattr(option, name) for option in options])
+        return choose(which, [lambda option=option: option.field(name) for option in options])
+
+    fits = [at_most(value(i, "memory"), gpu.engine_budget_bytes) for i in range(len(counts))]
+    linked = [n == 1 or n <= gpu.fast_link_gpus for n in counts]
+
+    def fast_enough(i: int) -> Any:
+        user = value(i, "user")
+        return at_most(target, 0) if user is None else at_most(target, user)
+
+    meets = [both(fits[i], linked[i], or_else(at_most(target, 0), lambda i=i: fast_enough(i)))
+             for i in range(len(counts))]
+    chosen = first(meets)
+    first_fit = first(fits)
+    last_linked = max(i for i in range(len(counts)) if linked[i])  # counts only grow: the largest linked
+    # -1: rent; else an index of REASON_CODES, the first that holds.
+    code = first([below(first_fit, 0), below(first([both(f, l) for f, l in zip(fits, linked)]), 0),
+                  below(chosen, 0), gpu.usd_per_gpu_hour is None])
+    shown_index = select(code + 1, [chosen, len(counts) - 1, first_fit, last_linked, chosen])
+    row = {name: choose(shown_index, [lambda i=i, name=name: value(i, name) for i in range(len(counts))])
+           for name in FIELDS}
+    figures = shown(row["weights"], row["kv"], gpu.engine_budget_bytes, row["user"], row["total"],
+                    row["first_token"], row["per_million"])
+    row.update({field: getattr(figures, field) for field in Shown.__dataclass_fields__})
+    row["code"] = code
+    group = select(code + 1, [0, 1 + REASONS.index("memory"), 1 + REASONS.index("fast_link"),
+                              1 + REASONS.index("speed"), 1 + REASONS.index("no_offer")])
+    bandwidth = exact(gpu.bandwidth_gbs) if gpu.bandwidth_gbs is not None else Fraction(0)
+    # No price or no bound: never a figure to sort on.
+    priced = gpu.usd_per_gpu_hour is not None and gpu.bandwidth_gbs is not None
+    # Cheapest rentable first (by hourly price, then price per million tokens, fewer GPUs, more
+    # bandwidth, the file order), then the others by why they lose.
+    row["key"] = [group, row["price"] if gpu.usd_per_gpu_hour is not None else 0,
+                  row["per_million"] if priced else NO_PRICE,
+                  select(code + 1, [row["count"], 99, row["count"], row["count"], row["count"]]), -bandwidth, order]
+    return row
 
 
 @dataclass(frozen=True)
 class Plan:
-    """One GPU type's answer to a workload."""
+    """One GPU type's answer to a workload, in numbers."""
 
     gpu_id: str
-    gpu_count: int | None  # the smallest configuration shown; None: none within 8 GPUs holds it
+    gpu_count: int | None  # the configuration shown; None: none within 8 GPUs holds it
     reason: Reason | None  # None: a configuration to rent
     memory_per_gpu_bytes: Fraction  # what each GPU holds (at 8 GPUs when nothing fits)
     budget_per_gpu_bytes: Fraction
-    bounds: Bounds | None  # None: bandwidth not published, or nothing fits
+    bounds: roofline.Bounds | None  # None: bandwidth not published, or nothing fits
     usd_per_hour: Fraction | None  # the configuration's price; None: no offer
     usd_per_million_tokens: Fraction | None
-    native: bool  # the GPU has the format's tensor path (else weight-only: no speed-up)
+    native: bool  # the GPU has the tensor cores of the format (else weight-only: no speed-up)
+    shown: Shown  # the figures as the pages print them
 
     @property
     def rentable(self) -> bool:
         return self.reason is None
 
 
-def _counts(shape: ModelShape) -> list[int]:
-    return [count for count in serving.GPU_COUNTS if serving.tensor_parallel_allowed(shape, count)]
-
-
 def plan_gpu(shape: ModelShape, workload: Workload, gpu: ServingGpu,
-             min_user_tokens_per_second: Real | None = None) -> Plan:
+             min_user_tokens_per_second: Real | None = None, order: int = 0) -> Plan:
     """The fewest GPUs of ``gpu``'s type, within its fast-link group, that hold ``workload`` (and
     whose per-user bound reaches ``min_user_tokens_per_second``, when given).
 
@@ -61,43 +189,36 @@ def plan_gpu(shape: ModelShape, workload: Workload, gpu: ServingGpu,
     >>> plan_gpu(llama_8b, Workload(32_768, 10, "bf16"), l4).reason  # 43 GB of KV cache: one L4 cannot
     'fast_link'
     """
-    budget = gpu.engine_budget_bytes
-    counts = _counts(shape)
-    fitting = [n for n in counts if serving.memory_per_gpu_bytes(shape, workload, n) <= budget]
-    native = roofline.runs_natively(gpu, shape, workload.weights)
-    if not fitting:
-        largest = counts[-1]
-        return Plan(gpu.id, None, "memory", serving.memory_per_gpu_bytes(shape, workload, largest), budget,
-                    None, None, None, native)
-    linked = [n for n in fitting if n == 1 or n <= gpu.fast_link_gpus]
-    if not linked:
-        count = fitting[0]
-        return _plan(shape, workload, gpu, count, "fast_link", budget, native, fast_link=False)
-    if min_user_tokens_per_second is not None:
-        target = exact(min_user_tokens_per_second)
-        fast = [n for n in linked if (b := roofline.decode_bounds(shape, workload, gpu, n)) is not None
-                and b.user_tokens_per_second >= target]
-        if not fast:
-            return _plan(shape, workload, gpu, linked[-1], "speed", budget, native)
-        linked = fast
-    return _plan(shape, workload, gpu, linked[0], None if gpu.usd_per_gpu_hour is not None else "no_offer",
-                 budget, native)
+    target = exact(min_user_tokens_per_second) if min_user_tokens_per_second is not None else Fraction(0)
+    return _answer(shape, workload, gpu, order, target)[1]
 
 
-def _plan(shape: ModelShape, workload: Workload, gpu: ServingGpu, count: int, reason: Reason | None,
-          budget: Fraction, native: bool, fast_link: bool = True) -> Plan:
-    bounds = roofline.decode_bounds(shape, workload, gpu, count, fast_link)
-    price = exact(gpu.usd_per_gpu_hour) * count if gpu.usd_per_gpu_hour is not None else None
-    per_million = roofline.usd_per_million_tokens(price, bounds.total_tokens_per_second if bounds else None)
-    return Plan(gpu.id, count, reason, serving.memory_per_gpu_bytes(shape, workload, count), budget, bounds,
-                price, per_million, native)
+@functools.lru_cache(maxsize=65536)
+def _answer(shape: ModelShape, workload: Workload, gpu: ServingGpu, order: int,
+            target: Fraction) -> tuple[list[Any], Plan]:
+    """``gpu_answer`` in numbers, with its sort key: the pages of both languages ask the same."""
+    row = gpu_answer(shape, [workload], 0, gpu, order, target)
+    return row["key"], _plan(row, gpu)
+
+
+def _plan(row: dict[str, Any], gpu: ServingGpu) -> Plan:
+    code = int(row["code"])
+    reason = None if code < 0 else REASON_CODES[code]
+    count = None if reason == "memory" else int(row["count"])
+    bounds = None
+    if reason != "memory" and row["total"] is not None:
+        bounds = roofline.Bounds(row["user"], row["total"], row["first_token"], None)
+    shown_row = Shown(**{field: row[field] for field in Shown.__dataclass_fields__})
+    return Plan(gpu.id, count, reason, row["memory"], gpu.engine_budget_bytes, bounds,
+                row["price"] if count is not None else None,
+                row["per_million"] if count is not None else None, bool(row["native"]), shown_row)
 
 
 def plans(shape: ModelShape, workload: Workload, gpus: Iterable[ServingGpu],
           min_user_tokens_per_second: Real | None = None) -> list[Plan]:
     """Every GPU type's plan, the cheapest rentable first (by hourly price, then price per million
-    tokens, fewer GPUs, more bandwidth, the id), then those without an offer, then the ones that
-    lose on speed, on the fast link, on memory.
+    tokens, fewer GPUs, more bandwidth, the file order), then those without an offer, then the ones
+    that lose on speed, on the fast link, on memory.
 
     >>> llama_8b = ModelShape(8_030_261_248, 32, 8, 128, 131_072, attention_heads=32, vocab_size=128_256,
     ...                       hidden_size=4096)
@@ -105,17 +226,9 @@ def plans(shape: ModelShape, workload: Workload, gpus: Iterable[ServingGpu],
     >>> [(p.gpu_id, p.gpu_count) for p in plans(llama_8b, Workload(8192, 1, "bf16"), gpus)]
     [('a100-sxm', 1), ('h100-sxm', 1)]
     """
-    by_id = {gpu.id: gpu for gpu in gpus}
-    found = [plan_gpu(shape, workload, gpu, min_user_tokens_per_second) for gpu in by_id.values()]
-
-    def key(plan: Plan) -> tuple:
-        gpu = by_id[plan.gpu_id]
-        bandwidth = -exact(gpu.bandwidth_gbs) if gpu.bandwidth_gbs is not None else Fraction(0)
-        group = 0 if plan.reason is None else 1 + REASONS.index(plan.reason)
-        per_million = plan.usd_per_million_tokens if plan.usd_per_million_tokens is not None else Fraction(10**9)
-        return (group, plan.usd_per_hour or 0, per_million, plan.gpu_count or 99, bandwidth, plan.gpu_id)
-
-    return sorted(found, key=key)
+    target = exact(min_user_tokens_per_second) if min_user_tokens_per_second is not None else Fraction(0)
+    answers = [_answer(shape, workload, gpu, order, target) for order, gpu in enumerate(gpus)]
+    return [plan for _, plan in sorted(answers, key=lambda item: item[0])]
 
 
 def cheapest(found: list[Plan]) -> Plan | None:
@@ -123,31 +236,62 @@ def cheapest(found: list[Plan]) -> Plan | None:
     return next((plan for plan in found if plan.rentable), None)
 
 
+# --- The planner's program -----------------------------------------------------------------------
+
+#: The planner's inputs: the context, the users, the weight format (an index of ``formats_for``),
+#: the KV-cache format (an index of ``KV_FORMATS``) and the per-user speed asked for (0: none).
+INPUTS = ("context", "users", "weights", "kv", "target")
+
+
+@functools.lru_cache(maxsize=256)
+def program(shape: ModelShape, gpus: tuple[ServingGpu, ...]) -> Program:
+    """What the planner's script evaluates: ``gpu_answer`` for every GPU type, with the inputs
+    left as inputs, and the launch settings of each row."""
+    context, users, weights, kv, target = (var(name) for name in INPUTS)
+    formats = formats_for(shape)
+    workloads = [Workload(context, users, fmt, kv) for fmt in formats]  # the KV format stays an input
+    rows = []
+    for order, gpu in enumerate(gpus):
+        row = gpu_answer(shape, workloads, weights, gpu, order, target)
+        settings = vllm_arguments(shape, workloads[0], row["count"], weights_index=weights, kv_index=kv)
+        rows.append({"gpu": gpu.id, "code": row["code"], "count": row["count"], "native": row["native"],
+                     "price": row["price"], **{field: row[field] for field in Shown.__dataclass_fields__},
+                     "key": row["key"],
+                     "settings": [[name, value] for name, value in settings]})
+    return Program({"rows": rows})
+
+
 # --- Launch settings -----------------------------------------------------------------------------
 
-#: The vLLM arguments a configuration states, in the order its command line gives them.
-VLLM_ARGUMENTS = ("--tensor-parallel-size", "--max-model-len", "--kv-cache-dtype", "--gpu-memory-utilization",
-                  "--max-num-seqs")
-
-
-def vllm_arguments(shape: ModelShape, workload: Workload, gpu_count: int) -> tuple[tuple[str, str], ...]:
+def vllm_arguments(shape: ModelShape, workload: Workload, gpu_count: Any, weights_index: Any = None,
+                   kv_index: Any = None) -> tuple[tuple[str, Any], ...]:
     """The vLLM settings that start this configuration as it was sized: the GPUs it splits over, the
     context and sequences its KV cache was sized for, its cache format, the memory share the
-    budget counted on; ``--quantization fp8`` quantizes a 16-bit checkpoint when it loads.
+    budget counted on; ``--quantization fp8`` quantizes a 16-bit checkpoint when it loads. A value
+    of None leaves its argument out. (The program passes the format indexes instead of the names.)
 
     >>> shape = ModelShape(70_553_706_496, 80, 8, 128, 131_072, attention_heads=64)
-    >>> vllm_arguments(shape, Workload(32_768, 10, "fp8", "fp8"), 2)  # doctest: +NORMALIZE_WHITESPACE
-    (('--tensor-parallel-size', '2'), ('--max-model-len', '32768'), ('--kv-cache-dtype', 'fp8'),
-     ('--gpu-memory-utilization', '0.9'), ('--max-num-seqs', '10'), ('--quantization', 'fp8'))
+    >>> command_arguments(vllm_arguments(shape, Workload(32_768, 10, "fp8", "fp8"), 2))
+    '--tensor-parallel-size 2 --max-model-len 32768 --kv-cache-dtype fp8 --gpu-memory-utilization 0.9 --max-num-seqs 10 --quantization fp8'
     """
+    formats = formats_for(shape)
+    kv_names = ["fp8" if kvf == "fp8" else "auto" for kvf in KV_FORMATS]
+    quantizes = ["fp8" if serving.format_of(shape, f) == "fp8" and shape.native_format != "fp8" else None
+                 for f in formats]
+    if weights_index is None:
+        weights_index = formats.index(workload.weights) if workload.weights in formats else \
+            formats.index(serving.format_of(shape, workload.weights))
+    if kv_index is None:
+        kv_index = workload.kv_cache if symbolic(workload.kv_cache) else KV_FORMATS.index(workload.kv_cache)
     share = serving.ENGINE_MEMORY_SHARE
-    arguments: list[tuple[str, str]] = [
-        ("--tensor-parallel-size", str(gpu_count)),
-        ("--max-model-len", str(serving.effective_context(shape, workload.context_tokens))),
-        ("--kv-cache-dtype", "fp8" if workload.kv_cache == "fp8" else "auto"),
-        ("--gpu-memory-utilization", str(share.numerator / share.denominator)),
-        ("--max-num-seqs", str(workload.users)),
-    ]
-    if serving.format_of(shape, workload.weights) == "fp8" and shape.native_format != "fp8":
-        arguments.append(("--quantization", "fp8"))
-    return tuple(arguments)
+    return (("--tensor-parallel-size", gpu_count),
+            ("--max-model-len", serving.effective_context(shape, workload.context_tokens)),
+            ("--kv-cache-dtype", select(kv_index, kv_names)),
+            ("--gpu-memory-utilization", str(share.numerator / share.denominator)),
+            ("--max-num-seqs", workload.users),
+            ("--quantization", select(weights_index, quantizes)))
+
+
+def command_arguments(arguments: Iterable[tuple[str, Any]]) -> str:
+    """The settings as a command line writes them, those without a value left out."""
+    return " ".join(f"{name} {value}" for name, value in arguments if value is not None)

@@ -24,9 +24,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from gpuguide.figures import serving
+from gpuguide.figures.expression import maximum, minimum, symbolic
 from gpuguide.figures.serving import ModelShape, ServingGpu, Workload
 from gpuguide.figures.sizing import GB, Real, exact
 
@@ -61,12 +62,17 @@ def runs_natively(gpu: ServingGpu, shape: ModelShape, weights: str) -> bool:
 
 @dataclass(frozen=True)
 class Bounds:
-    """Upper bounds of decoding speed at one load, and the floor of the first token's time."""
+    """Upper bounds of decoding speed at one load, and the floor of the first token's time (numbers,
+    or expressions of the planner's inputs)."""
 
-    user_tokens_per_second: Fraction
-    total_tokens_per_second: Fraction
-    first_token_seconds: Fraction | None  # None: the tensor throughput is not published
-    limited_by: Literal["memory", "compute"]
+    user_tokens_per_second: Any
+    total_tokens_per_second: Any
+    first_token_seconds: Any  # None: the tensor throughput is not published
+    limited_by: Literal["memory", "compute"] | None  # None: not known until the inputs are
+
+    @property
+    def compute_bound(self) -> bool:
+        return self.limited_by == "compute"
 
 
 def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu, gpu_count: int,
@@ -92,31 +98,34 @@ def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu, gpu_co
     compute = serving.weight_format(serving.format_of(shape, workload.weights)).compute
     rate = tensor_tflops(gpu, compute)
     compute_total = gpu_count * rate * 10**12 / (2 * active) if rate else None
-    limited_by: Literal["memory", "compute"] = (
-        "compute" if compute_total is not None and compute_total < memory_total else "memory")
-    total = min(memory_total, compute_total) if compute_total is not None else memory_total
+    total = minimum(memory_total, compute_total) if compute_total is not None else memory_total
     user = total / workload.users
     if not fast_link and gpu_count > 1:
         # Layers split over PCIe: a user's token crosses every GPU in turn, one GPU's pace.
-        user = min(user, bandwidth / (weights_read + one_kv))
-        total = min(total, user * workload.users)
+        user = minimum(user, bandwidth / (weights_read + one_kv))
+        total = minimum(total, user * workload.users)
     first_token = None
     if rate:
         prompt = serving.effective_context(shape, workload.context_tokens)
-        first_token = max(Fraction(2 * active * prompt) / (gpu_count * rate * 10**12),
-                          weights_read / (gpu_count * bandwidth))
+        first_token = maximum(Fraction(2 * active) * prompt / (gpu_count * rate * 10**12),
+                              weights_read / (gpu_count * bandwidth))
+    limited_by: Literal["memory", "compute"] | None = None
+    if not symbolic(memory_total):
+        limited_by = "compute" if compute_total is not None and compute_total < memory_total else "memory"
     return Bounds(user, total, first_token, limited_by)
 
 
-def usd_per_million_tokens(usd_per_hour: Real | None, total_tokens_per_second: Real | None) -> Fraction | None:
+def usd_per_million_tokens(usd_per_hour: Any, total_tokens_per_second: Any) -> Any:
     """The floor of what a million output tokens cost: hourly price ÷ (tokens/s × 3,600) × 10⁶.
 
     >>> usd_per_million_tokens(Fraction(288, 100), 4000)
     Fraction(1, 5)
     """
-    if usd_per_hour is None or not total_tokens_per_second:
+    if usd_per_hour is None or total_tokens_per_second is None:
         return None
-    return exact(usd_per_hour) * 10**6 / (exact(total_tokens_per_second) * SECONDS_PER_HOUR)
+    if not symbolic(total_tokens_per_second) and not total_tokens_per_second:
+        return None
+    return exact(usd_per_hour) * 10**6 / (total_tokens_per_second * SECONDS_PER_HOUR)
 
 
 def offline_tokens_per_second_upper_bound(shape: ModelShape, weights: str, kv_cache: str, gpu: ServingGpu,

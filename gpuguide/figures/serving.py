@@ -28,7 +28,9 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from collections.abc import Mapping
+from typing import Any
 
+from gpuguide.figures.expression import minimum, select, symbolic
 from gpuguide.figures.sizing import Constant, Real, exact
 
 GIB = 2**30
@@ -203,7 +205,7 @@ def weights_read_per_token_bytes(shape: ModelShape, weights: str) -> Fraction:
 
 # --- KV cache ------------------------------------------------------------------------------------
 
-def kv_cache_bytes_per_token_per_layer(shape: ModelShape, kv_cache: str = "bf16") -> int:
+def kv_cache_bytes_per_token_per_layer(shape: ModelShape, kv_cache: Any = "bf16") -> Any:
     """Bytes one layer caches per token: 2 (keys and values) × KV heads × head size, or one latent
     of ``kv_compressed_dim`` (DeepSeek-V2 paper, section 2.1, https://arxiv.org/abs/2405.04434).
 
@@ -211,21 +213,23 @@ def kv_cache_bytes_per_token_per_layer(shape: ModelShape, kv_cache: str = "bf16"
     4096
     """
     elements = shape.kv_compressed_dim if shape.kv_compressed_dim is not None else 2 * shape.kv_heads * shape.head_dim
+    if symbolic(kv_cache):  # the planner's input: an index of KV_CACHE_BYTES
+        return elements * select(kv_cache, list(KV_CACHE_BYTES.values()))
     return elements * KV_CACHE_BYTES[kv_cache]
 
 
-def effective_context(shape: ModelShape, context_tokens: int) -> int:
+def effective_context(shape: ModelShape, context_tokens: Any) -> Any:
     """The context a KV cache is sized for: ``context_tokens``, at most the model's maximum.
 
     >>> effective_context(ModelShape(20_554_567_680, 44, 64, 96, 2048), 8192)  # GPT-NeoX-20B
     2048
     """
-    if context_tokens < 1:
+    if not symbolic(context_tokens) and context_tokens < 1:
         raise ValueError("context_tokens must be at least 1")
-    return min(context_tokens, shape.max_context_tokens)
+    return minimum(context_tokens, shape.max_context_tokens)
 
 
-def kv_cache_bytes(shape: ModelShape, context_tokens: int, kv_cache: str = "bf16", sequences: int = 1) -> int:
+def kv_cache_bytes(shape: ModelShape, context_tokens: Any, kv_cache: Any = "bf16", sequences: Any = 1) -> Any:
     """KV cache of ``sequences`` sequences of ``context_tokens`` each (bounded by the model's maximum).
 
     >>> kv_cache_bytes(ModelShape(8_030_261_248, 32, 8, 128, 131_072), 8192)  # Llama 3.1 8B: 1 GiB
@@ -237,7 +241,7 @@ def kv_cache_bytes(shape: ModelShape, context_tokens: int, kv_cache: str = "bf16
     window_layers = shape.window_layers if shape.window_tokens else 0
     cached = (shape.layers - window_layers) * tokens
     if window_layers:
-        cached += window_layers * min(tokens, shape.window_tokens or tokens)
+        cached += window_layers * minimum(tokens, shape.window_tokens or tokens)
     return sequences * cached * kv_cache_bytes_per_token_per_layer(shape, kv_cache)
 
 
@@ -317,12 +321,13 @@ def kv_share_per_gpu(shape: ModelShape, gpu_count: int) -> Fraction:
 
 @dataclass(frozen=True)
 class Workload:
-    """What a buyer serves: ``users`` sequences in flight, each up to ``context_tokens`` tokens."""
+    """What a buyer serves: ``users`` sequences in flight, each up to ``context_tokens`` tokens (numbers,
+    or the planner's inputs: ``expression.var``)."""
 
-    context_tokens: int
-    users: int
+    context_tokens: Any
+    users: Any
     weights: str = "native"  # a key of FORMATS, or the model's own format
-    kv_cache: str = "bf16"
+    kv_cache: Any = "bf16"  # a key of KV_CACHE_BYTES (the planner: an input, the index of one)
 
 
 @dataclass(frozen=True)
@@ -342,7 +347,7 @@ def preset(key: str) -> Preset:
     return next(p for p in PRESETS if p.key == key)
 
 
-def memory_per_gpu_bytes(shape: ModelShape, workload: Workload, gpu_count: int) -> Fraction:
+def memory_per_gpu_bytes(shape: ModelShape, workload: Workload, gpu_count: int) -> Any:
     """Weights and KV cache one of ``gpu_count`` GPUs holds for ``workload`` (tensor parallelism).
 
     >>> llama_70b = ModelShape(70_553_706_496, 80, 8, 128, 131_072, vocab_size=128_256, hidden_size=8192)

@@ -10,7 +10,7 @@ import pytest
 
 from gpuguide.errors import Problems
 from gpuguide.figures import roofline, serving
-from gpuguide.figures.planner import cheapest, plan_gpu, plans, vllm_arguments
+from gpuguide.figures.planner import cheapest, command_arguments, plan_gpu, plans, vllm_arguments
 from gpuguide.figures.records import model_shape, serving_gpus
 from gpuguide.figures.serving import ModelShape, ServingGpu, Workload
 from gpuguide.structure.data import load_dataset
@@ -55,11 +55,12 @@ def test_the_cheapest_rentable_comes_first_then_no_offer_then_the_losers():
 
 
 def test_launch_settings_state_what_the_configuration_was_sized_for():
-    arguments = dict(vllm_arguments(LLAMA_3_1_8B, Workload(200_000, 3, "fp8", "fp8"), 2))
-    assert arguments == {"--tensor-parallel-size": "2", "--max-model-len": "131072", "--kv-cache-dtype": "fp8",
-                         "--gpu-memory-utilization": "0.9", "--max-num-seqs": "3", "--quantization": "fp8"}
+    arguments = vllm_arguments(LLAMA_3_1_8B, Workload(200_000, 3, "fp8", "fp8"), 2)
+    assert command_arguments(arguments) == ("--tensor-parallel-size 2 --max-model-len 131072 --kv-cache-dtype fp8 "
+                                            "--gpu-memory-utilization 0.9 --max-num-seqs 3 --quantization fp8")
     native_fp8 = ModelShape(671 * 10**9, 61, 128, 128, 131_072, native_format="fp8", attention_heads=128)
-    assert "--quantization" not in dict(vllm_arguments(native_fp8, Workload(8192, 1, "native"), 8))
+    assert dict(vllm_arguments(native_fp8, Workload(8192, 1, "native"), 8))["--quantization"] is None
+    assert "--quantization" not in command_arguments(vllm_arguments(native_fp8, Workload(8192, 1, "native"), 8))
     assert float(dict(vllm_arguments(LLAMA_3_1_8B, Workload(8192, 1), 1))["--gpu-memory-utilization"]) == float(
         serving.ENGINE_MEMORY_SHARE)
 
@@ -82,7 +83,7 @@ def test_qwen3_32b_16k_context_20_users_at_20_tokens_per_second_each(dataset):
     assert serving.memory_per_gpu_bytes(shape, workload, best.gpu_count) <= best.budget_per_gpu_bytes
     rentable = [p for p in found if p.rentable]
     assert all(best.usd_per_hour <= p.usd_per_hour for p in rentable)
-    assert dict(vllm_arguments(shape, workload, best.gpu_count))["--max-num-seqs"] == "20"
+    assert dict(vllm_arguments(shape, workload, best.gpu_count))["--max-num-seqs"] == 20
 
 
 def test_llama_3_3_70b_fp8_32k_context_10_users(dataset):

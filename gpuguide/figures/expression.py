@@ -1,0 +1,272 @@
+"""Formulas as data: one definition of the serving model, two evaluators.
+
+The serving and roofline functions are written once, with ordinary arithmetic and the helpers
+below (``minimum``, ``select``…). Given numbers they compute numbers, exactly. Given a ``Var`` (the
+planner's context, users…) they build an expression instead; ``Program`` compiles expressions into
+a flat list of instructions, which this module evaluates with ``Fraction``s and the planner's
+script (``templates/assets/planner.js``) with exact fractions of ``BigInt``s: the same formulas,
+the same results, to the last digit.
+
+An instruction is ``[op, argument…]``, each argument the index of an earlier instruction: ``["n",
+"3/2"]`` a number, ``["s", "auto"]`` a text, ``["v", "users"]`` an input, ``["add", 0, 1]``…
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Union
+
+Number = Union[int, Fraction]
+Value = Union[Fraction, bool, str]
+
+
+class Expr:
+    """A node: an operation on other nodes (or on numbers, texts and inputs)."""
+
+    __slots__ = ("op", "args")
+
+    def __init__(self, op: str, args: tuple[Any, ...]):
+        self.op, self.args = op, args
+
+    def __add__(self, other: Any) -> Any:
+        return apply("add", self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return apply("add", other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return apply("sub", self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return apply("sub", other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return apply("mul", self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return apply("mul", other, self)
+
+    def __truediv__(self, other: Any) -> Any:
+        return apply("div", self, other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return apply("div", other, self)
+
+    def __neg__(self) -> Any:
+        return apply("sub", 0, self)
+
+    def __bool__(self) -> bool:
+        raise TypeError("an expression has no truth value until it is evaluated: use `select` or `first`")
+
+    def __repr__(self) -> str:
+        return f"{self.op}({', '.join(map(repr, self.args))})"
+
+
+def var(name: str) -> Expr:
+    """An input of the program: ``var("users")``."""
+    return Expr("v", (name,))
+
+
+def symbolic(*values: Any) -> bool:
+    return any(isinstance(value, Expr) for value in values)
+
+
+def _first(*conditions: bool) -> Fraction:
+    return Fraction(next((index for index, condition in enumerate(conditions) if condition), -1))
+
+
+def _significant(value: Fraction, digits: Fraction, direction: Fraction) -> Fraction:
+    """``value`` to ``digits`` significant digits, rounded up (direction 1) or down (-1)."""
+    if value <= 0:
+        return Fraction(0)
+    exponent = _exponent(value) - int(digits) + 1
+    scaled = value / Fraction(10) ** exponent
+    whole = math.ceil(scaled) if direction > 0 else math.floor(scaled)
+    return whole * Fraction(10) ** exponent
+
+
+def _exponent(value: Fraction) -> int:
+    """⌊log₁₀ value⌋ of a positive fraction, exactly."""
+    exponent = len(str(value.numerator)) - len(str(value.denominator))
+    if Fraction(10) ** exponent > value:
+        exponent -= 1
+    return exponent
+
+
+#: Every operation, with its meaning: the script implements each one the same way.
+OPERATIONS: dict[str, Callable[..., Value]] = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: Fraction(a) / b,
+    "min": min,
+    "max": max,
+    "le": lambda a, b: a <= b,
+    "lt": lambda a, b: a < b,
+    "and": lambda *terms: all(terms),
+    "or": lambda *terms: any(terms),
+    "not": lambda a: not a,
+    "select": lambda index, *options: options[int(index)],
+    "first": _first,
+    "floor": lambda a: Fraction(math.floor(a)),
+    "ceil": lambda a: Fraction(math.ceil(a)),
+    "sig": _significant,
+}
+
+
+def apply(op: str, *args: Any) -> Any:
+    """``op`` on ``args``: computed now when none of them is an expression, else a node."""
+    if symbolic(*args):
+        return Expr(op, args)
+    return OPERATIONS[op](*args)
+
+
+def minimum(a: Any, b: Any) -> Any:
+    return apply("min", a, b)
+
+
+def maximum(a: Any, b: Any) -> Any:
+    return apply("max", a, b)
+
+
+def at_most(a: Any, b: Any) -> Any:
+    """a ≤ b."""
+    return apply("le", a, b)
+
+
+def below(a: Any, b: Any) -> Any:
+    """a < b."""
+    return apply("lt", a, b)
+
+
+def both(*terms: Any) -> Any:
+    return apply("and", *terms)
+
+
+def either(*terms: Any) -> Any:
+    return apply("or", *terms)
+
+
+def negate(a: Any) -> Any:
+    return apply("not", a)
+
+
+def select(index: Any, options: Sequence[Any]) -> Any:
+    """``options[index]``; with one option, that option."""
+    return options[0] if len(options) == 1 else apply("select", index, *options)
+
+
+def choose(index: Any, options: Sequence[Callable[[], Any]]) -> Any:
+    """``select`` over options computed on demand: with a known index only the chosen one is computed
+    (a page asks for one answer), with an input all of them (the program needs every branch)."""
+    if symbolic(index):
+        return select(index, [option() for option in options])
+    return options[int(index)]()
+
+
+def or_else(condition: Any, otherwise: Callable[[], Any]) -> Any:
+    """``condition`` or ``otherwise()``, the second computed only when the first is not known true."""
+    if not symbolic(condition) and condition:
+        return True
+    return either(condition, otherwise())
+
+
+def first(conditions: Sequence[Any]) -> Any:
+    """The index of the first true condition, -1 when none is."""
+    return apply("first", *conditions) if conditions else Fraction(-1)
+
+
+def floor(a: Any) -> Any:
+    return apply("floor", a)
+
+
+def ceil(a: Any) -> Any:
+    return apply("ceil", a)
+
+
+def significant(a: Any, digits: int, up: bool) -> Any:
+    """``a`` to ``digits`` significant digits, rounded up or down."""
+    return apply("sig", a, digits, 1 if up else -1)
+
+
+# --- Programs ------------------------------------------------------------------------------------
+
+class Program:
+    """Expressions compiled into one list of instructions, each node once (equal subtrees shared)."""
+
+    def __init__(self, outputs: Any):
+        self.instructions: list[list[Any]] = []
+        self._index: dict[tuple[Any, ...], int] = {}
+        self._seen: dict[int, int] = {}
+        self.outputs = self._walk(outputs)
+
+    def _walk(self, item: Any) -> Any:
+        """Outputs are nested lists and dicts of terms: each term becomes its instruction's index."""
+        if isinstance(item, dict):
+            return {key: self._walk(value) for key, value in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [self._walk(value) for value in item]
+        return self.term(item)
+
+    def _add(self, key: tuple[Any, ...]) -> int:
+        if key not in self._index:
+            self._index[key] = len(self.instructions)
+            self.instructions.append(list(key))
+        return self._index[key]
+
+    def term(self, value: Any) -> int:
+        """The index of ``value``'s instruction (added, with its arguments, when new)."""
+        if isinstance(value, Expr):
+            if id(value) in self._seen:
+                return self._seen[id(value)]
+            if value.op == "v":
+                index = self._add(("v", value.args[0]))
+            else:
+                index = self._add((value.op, *(self.term(arg) for arg in value.args)))
+            self._seen[id(value)] = index
+            return index
+        if isinstance(value, bool):
+            return self._add(("b", 1 if value else 0))
+        if isinstance(value, str):
+            return self._add(("s", value))
+        if value is None:
+            return self._add(("z",))
+        number = Fraction(value)
+        return self._add(("n", f"{number.numerator}/{number.denominator}"))
+
+    def evaluate(self, inputs: Mapping[str, Any]) -> list[Any]:
+        """Every instruction's value for ``inputs`` (numbers as ``Fraction``s)."""
+        values: list[Any] = []
+        for op, *args in self.instructions:
+            if op == "n":
+                values.append(Fraction(args[0]))
+            elif op == "v":
+                values.append(Fraction(inputs[args[0]]))
+            elif op == "s":
+                values.append(args[0])
+            elif op == "b":
+                values.append(bool(args[0]))
+            elif op == "z":
+                values.append(None)
+            else:
+                values.append(OPERATIONS[op](*(values[arg] for arg in args)))
+        return values
+
+    def read(self, values: Sequence[Any], outputs: Any = None) -> Any:
+        """The outputs (or a part of them) with each index replaced by its value."""
+        item = self.outputs if outputs is None else outputs
+        if isinstance(item, dict):
+            return {key: self.read(values, value) for key, value in item.items()}
+        if isinstance(item, list):
+            return [self.read(values, value) for value in item]
+        return values[item]
+
+    def as_json(self) -> dict[str, Any]:
+        """What the script receives: the instructions and where each output is."""
+        return {"instructions": self.instructions, "outputs": self.outputs}
+
+
+def flatten(items: Iterable[Any]) -> list[Any]:
+    return [item for group in items for item in group]
