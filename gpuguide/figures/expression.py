@@ -95,24 +95,36 @@ def _exponent(value: Fraction) -> int:
     return exponent
 
 
+def _missing_stays_missing(operation: Callable[..., Value]) -> Callable[..., Value | None]:
+    """A figure computed from a missing one (None: not published) is missing too."""
+    return lambda *args: None if any(arg is None for arg in args) else operation(*args)
+
+
+def _missing_is_false(comparison: Callable[..., bool]) -> Callable[..., bool]:
+    """A comparison with a missing figure does not hold."""
+    return lambda *args: False if any(arg is None for arg in args) else comparison(*args)
+
+
 #: Every operation, with its meaning: the script implements each one the same way.
-OPERATIONS: dict[str, Callable[..., Value]] = {
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
-    "div": lambda a, b: Fraction(a) / b,
-    "min": min,
-    "max": max,
-    "le": lambda a, b: a <= b,
-    "lt": lambda a, b: a < b,
+OPERATIONS: dict[str, Callable[..., Value | None]] = {
+    **{op: _missing_stays_missing(operation) for op, operation in {
+        "add": lambda a, b: a + b,
+        "sub": lambda a, b: a - b,
+        "mul": lambda a, b: a * b,
+        "div": lambda a, b: Fraction(a) / b,
+        "min": min,
+        "max": max,
+        "floor": lambda a: Fraction(math.floor(a)),
+        "ceil": lambda a: Fraction(math.ceil(a)),
+        "sig": _significant,
+    }.items()},
+    "le": _missing_is_false(lambda a, b: a <= b),
+    "lt": _missing_is_false(lambda a, b: a < b),
     "and": lambda *terms: all(terms),
     "or": lambda *terms: any(terms),
     "not": lambda a: not a,
     "select": lambda index, *options: options[int(index)],
     "first": _first,
-    "floor": lambda a: Fraction(math.floor(a)),
-    "ceil": lambda a: Fraction(math.ceil(a)),
-    "sig": _significant,
 }
 
 
@@ -154,8 +166,13 @@ def negate(a: Any) -> Any:
 
 
 def select(index: Any, options: Sequence[Any]) -> Any:
-    """``options[index]``; with one option, that option."""
-    return options[0] if len(options) == 1 else apply("select", index, *options)
+    """``options[index]``; with one option, or options that are all the same constant, that option
+    (a missing figure stays None for the pages' tests of it)."""
+    head = options[0]
+    if len(options) == 1 or all(option is head for option in options) or (
+            not symbolic(*options) and all(type(option) is type(head) and option == head for option in options)):
+        return head
+    return apply("select", index, *options)
 
 
 def choose(index: Any, options: Sequence[Callable[[], Any]]) -> Any:

@@ -120,12 +120,27 @@ def preset_sections(llm: LlmModel, dataset: Dataset, language: Language) -> list
                                    configuration=configuration_text(best, gpu, language))
         sections.append(PresetSection(preset.key, label, plans_table(llm, workload, dataset, language, caption),
                                       sentence, plan_data(best, llm, workload) if best else (),
-                                      launch_command(llm, workload, best) if best else None))
+                                      launch_command(llm, workload, best, language) if best else None))
     return sections
 
 
 def cheapest_per_format(llm: LlmModel, dataset: Dataset, language: Language) -> BlockTable:
     return cheapest_table(llm, dataset, language, model_formats(llm))
+
+
+def cheapest_commands(llm: LlmModel, dataset: Dataset, language: Language) -> list[tuple[str, str]]:
+    """The launch command of each configuration the cheapest-configuration table names, labelled
+    ``FP8 · Team``: without the planner's script, every one of them still starts as it was sized."""
+    shape, commands = model_shape(llm), []
+    for weights in model_formats(llm):
+        for preset in serving.PRESETS:
+            workload = preset_workload(preset, weights)
+            best = planner.cheapest(list(model_plans(llm, workload, dataset)))
+            if best is not None:
+                label = language.ui("launch_command_for", format=format_label(llm, weights, language),
+                                    preset=preset_label(preset, shape, language))
+                commands.append((label, launch_command(llm, workload, best, language)))
+    return commands
 
 
 # --- Language models: measurements ---------------------------------------------------------------

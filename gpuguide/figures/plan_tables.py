@@ -83,13 +83,16 @@ def preset_label(preset: Preset, shape: ModelShape, language: Language) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def cached_plans(shape: ModelShape, workload: Workload, gpus: tuple[ServingGpu, ...]) -> tuple[Plan, ...]:
+def cached_plans(shape: ModelShape, workload: Workload, gpus: tuple[ServingGpu, ...],
+                 min_user_tokens_per_second: int | None = None) -> tuple[Plan, ...]:
     """``planner.plans`` for one model and workload, shared by the languages of a build."""
-    return tuple(planner.plans(shape, workload, gpus))
+    return tuple(planner.plans(shape, workload, gpus, min_user_tokens_per_second))
 
 
-def model_plans(llm: LlmModel, workload: Workload, dataset: Dataset) -> tuple[Plan, ...]:
-    return cached_plans(model_shape(llm), workload, tuple(serving_gpus(dataset.gpus, dataset.prices)))
+def model_plans(llm: LlmModel, workload: Workload, dataset: Dataset,
+                min_user_tokens_per_second: int | None = None) -> tuple[Plan, ...]:
+    return cached_plans(model_shape(llm), workload, tuple(serving_gpus(dataset.gpus, dataset.prices)),
+                        min_user_tokens_per_second)
 
 
 # --- Tables --------------------------------------------------------------------------------------
@@ -127,11 +130,12 @@ def status_text(plan: Plan, gpu: Gpu, language: Language) -> str:
     return language.ui(f"plan_{plan.reason}")
 
 
-def plans_table(llm: LlmModel, workload: Workload, dataset: Dataset, language: Language, caption: str) -> BlockTable:
+def plans_table(llm: LlmModel, workload: Workload, dataset: Dataset, language: Language, caption: str,
+                min_user_tokens_per_second: int | None = None) -> BlockTable:
     """Every GPU type's configuration for ``workload``, the cheapest rentable first."""
     ui = language.ui
     rows = []
-    for plan in model_plans(llm, workload, dataset):
+    for plan in model_plans(llm, workload, dataset, min_user_tokens_per_second):
         gpu = dataset.gpus[plan.gpu_id]
         bounds = plan.bounds
         figures = plan.shown  # rounded once, by the planner, as its script rounds them
@@ -159,15 +163,38 @@ def plans_table(llm: LlmModel, workload: Workload, dataset: Dataset, language: L
     return BlockTable(caption, headers, tuple(rows), (False, True, True, True, True, True, True, True, False))
 
 
+def planner_answer(llm: LlmModel, workload: Workload, dataset: Dataset, language: Language,
+                   min_user_tokens_per_second: int | None = None) -> tuple[str, str | None]:
+    """The planner's answer for a workload, as its script writes it: the sentence and the launch
+    command (None when nothing rentable holds it)."""
+    best = planner.cheapest(list(model_plans(llm, workload, dataset, min_user_tokens_per_second)))
+    if best is None:
+        return language.ui("planner_no_rental", model=llm.name), None
+    configuration = configuration_text(best, dataset.gpus[best.gpu_id], language)
+    return (language.ui("planner_cheapest", model=llm.name, configuration=configuration),
+            launch_command(llm, workload, best, language))
+
+
 def _missing(plan: Plan, language: Language) -> str:
-    return language.ui("does_not_fit") if plan.gpu_count is None else language.ui("not_published")
+    return language.ui("not_held") if plan.gpu_count is None else language.ui("not_published")
 
 
-def launch_command(llm: LlmModel, workload: Workload, plan: Plan) -> str:
+def model_argument(llm: LlmModel, weights: str, language: Language) -> str:
+    """What ``vllm serve`` starts for ``weights``: the published checkpoint, or a placeholder for a
+    checkpoint quantized for that format (``<4-bit (AWQ, GPTQ) checkpoint of …>``), never the
+    publisher's checkpoint in a format it does not load in."""
+    shape = model_shape(llm)
+    if planner.serves_published_checkpoint(shape, weights):
+        return llm.repository_name
+    return language.ui("launch_checkpoint", format=language.ui(f"precision_{serving.format_of(shape, weights)}"),
+                       repository=llm.repository_name)
+
+
+def launch_command(llm: LlmModel, workload: Workload, plan: Plan, language: Language) -> str:
     """The vLLM command that starts ``plan``'s configuration as it was sized."""
     assert plan.gpu_count is not None
     arguments = planner.vllm_arguments(model_shape(llm), workload, plan.gpu_count)
-    return f"vllm serve {llm.repository_name} {planner.command_arguments(arguments)}"
+    return f"vllm serve {model_argument(llm, workload.weights, language)} {planner.command_arguments(arguments)}"
 
 
 def _decimal(value: Fraction) -> Decimal:
@@ -243,7 +270,7 @@ def models_on_gpu_table(gpu: Gpu, dataset: Dataset, language: Language) -> Block
         batch = planner.plan_gpu(shape, preset_workload(serving.preset("batch")), spec,
                                  order=list(dataset.gpus).index(gpu.id))
         cells.append(BlockCell(per_million_text(batch.usd_per_million_tokens, language) if batch.bounds
-                               and batch.reason in (None, "no_offer") else ui("does_not_fit")))
+                               and batch.reason in (None, "no_offer") else ui("not_held")))
         rows.append((BlockCell(llm.name, (("model", llm.id),), page=("model", llm.id),
                                detail=format_label(llm, "native", language)), *cells))
     # Short headers keep two figures in view on a phone; the caption states each workload.
@@ -253,3 +280,30 @@ def models_on_gpu_table(gpu: Gpu, dataset: Dataset, language: Language) -> Block
                              for preset in serving.PRESETS], style="unit", locale=language.locale)
     return BlockTable(ui("gpu_models_caption", gpu=gpu.short_name, workloads=workloads), headers, tuple(rows),
                       (False, True, True, True, True))
+
+
+def models_for_workload_table(gpu: Gpu, workload: Workload, dataset: Dataset, language: Language) -> BlockTable:
+    """For one workload, each language model in its published format on the fewest of this GPU that
+    hold it: the GPU page's planner, as it reads before a reader sets a workload of their own."""
+    ui = language.ui
+    spec = serving_gpus({gpu.id: gpu}, dataset.prices)[0]
+    rows = []
+    for order, llm in enumerate(dataset.llm_models.values()):
+        plan = planner.plan_gpu(model_shape(llm), Workload(workload.context_tokens, workload.users, "native",
+                                                           workload.kv_cache), spec, order=order)
+        fits = plan.reason in (None, "no_offer", "speed")
+        count = (ui("plan_memory") if plan.reason == "memory" else
+                 status_text(plan, gpu, language) if plan.reason == "fast_link" else
+                 formatting.whole_number(plan.gpu_count or 0, language.locale))
+        bounded = fits and plan.bounds is not None
+        rows.append((
+            BlockCell(llm.name, (("model", llm.id), ("reason", plan.reason or "rent")), page=("model", llm.id),
+                      detail=ui(f"precision_{serving.format_of(model_shape(llm), 'native')}")),
+            BlockCell(count),
+            BlockCell(tokens_text(plan.shown.user_tokens_per_second, language) if bounded else ui("not_held")),
+            BlockCell((per_million_text(plan.shown.usd_per_million_tokens, language)
+                       if plan.usd_per_hour is not None else ui("no_offer")) if bounded else ui("not_held")),
+        ))
+    headers = (ui("column_model"), ui("column_gpus_of", gpu=gpu.short_name), ui("column_user_speed"),
+               ui("column_per_million"))
+    return BlockTable(ui("gpu_planner_caption", gpu=gpu.short_name), headers, tuple(rows), (False, True, True, True))

@@ -276,8 +276,8 @@ def vllm_arguments(shape: ModelShape, workload: Workload, gpu_count: Any, weight
     """
     formats = formats_for(shape)
     kv_names = ["fp8" if kvf == "fp8" else "auto" for kvf in KV_FORMATS]
-    quantizes = ["fp8" if serving.format_of(shape, f) == "fp8" and shape.native_format != "fp8" else None
-                 for f in formats]
+    quantizes = ["fp8" if serving.format_of(shape, f) == "fp8" and (shape.native_format or "bf16") == "bf16"
+                 else None for f in formats]
     if weights_index is None:
         weights_index = formats.index(workload.weights) if workload.weights in formats else \
             formats.index(serving.format_of(shape, workload.weights))
@@ -290,6 +290,19 @@ def vllm_arguments(shape: ModelShape, workload: Workload, gpu_count: Any, weight
             ("--gpu-memory-utilization", str(share.numerator / share.denominator)),
             ("--max-num-seqs", workload.users),
             ("--quantization", select(weights_index, quantizes)))
+
+
+def serves_published_checkpoint(shape: ModelShape, weights: str) -> bool:
+    """Whether the publisher's checkpoint starts in ``weights``: in its own format, or in FP8 from a
+    16-bit checkpoint (vLLM quantizes it as it loads, ``--quantization fp8``). Any other format needs
+    a checkpoint quantized for it (AWQ or GPTQ for 4 bits).
+
+    >>> llama = ModelShape(70_553_706_496, 80, 8, 128, 131_072)
+    >>> [serves_published_checkpoint(llama, f) for f in ("bf16", "fp8", "int4")]
+    [True, True, False]
+    """
+    fmt, published = serving.format_of(shape, weights), shape.native_format or "bf16"
+    return fmt == published or (fmt == "fp8" and published == "bf16")
 
 
 def command_arguments(arguments: Iterable[tuple[str, Any]]) -> str:

@@ -15,7 +15,7 @@ from babel.dates import format_date
 from markupsafe import Markup
 
 from gpuguide.figures import models as model_figures
-from gpuguide.figures import plan_tables
+from gpuguide.figures import plan_tables, serving
 from gpuguide.figures.columns import (
     CATALOGUE_COLUMNS,
     SEGMENTS,
@@ -27,7 +27,8 @@ from gpuguide.figures.columns import (
 from gpuguide.figures.verdicts import summary
 from gpuguide.render.chart import bar_chart
 from gpuguide.render.comparison import side_by_side
-from gpuguide.render.environment import Link
+from gpuguide.figures import planner_page
+from gpuguide.render.environment import Link, relative_url
 from gpuguide.render.reads import GPU_NAMES, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
 from gpuguide.structure.data import Dataset, LlmModel
@@ -124,6 +125,19 @@ def _use_case(given: PageInput) -> Context:
         "value_table": value_table,
         "price_notes": [ui(key) for key in price_performance_notes(value_table.column_ids)] if value_table else [],
         "picker": _picker(given),
+        **(_use_case_planner(meta.planner, given) if meta.planner else {"planner": None}),
+    }
+
+
+def _use_case_planner(model_id: str, given: PageInput) -> Context:
+    dataset, language = given.dataset, given.language
+    llm = dataset.llm_models[model_id]
+    return {
+        "planner": planner_page.chooser_planner(llm, dataset, language, _page_links(given, "gpu", dataset.gpus),
+                                                _page_links(given, "model", dataset.llm_models)),
+        "planner_table": plan_tables.plans_table(llm, plan_tables.preset_workload(serving.preset("chat")), dataset,
+                                                 language, language.ui("planner_caption", model=llm.name)),
+        "planner_presets": _preset_links(llm, language),
     }
 
 
@@ -203,6 +217,12 @@ def _gpu(given: PageInput) -> Context:
                             for column in ("memory", "bf16", "price")),
         "gpu": gpu,
         "models_table": plan_tables.models_on_gpu_table(given.dataset.gpus[gpu.id], given.dataset, given.language),
+        "planner": planner_page.gpu_planner(given.dataset.gpus[gpu.id], given.dataset, given.language,
+                                            _page_links(given, "model", given.dataset.llm_models)),
+        "planner_table": plan_tables.models_for_workload_table(
+            given.dataset.gpus[gpu.id], plan_tables.preset_workload(serving.preset("chat")), given.dataset,
+            given.language),
+        "planner_presets": _preset_links(None),
         "diffusion_models": [Link(model.name, view.page_url("model", model.id))
                              for model in model_figures.diffusion_on_gpu(gpu, given.dataset)],
         "picker": _picker(given),
@@ -268,6 +288,22 @@ def _comparisons(given: PageInput) -> Context:
             "card_lines": (given.language.ui("card_comparisons", count=pair_count),)}
 
 
+def _page_links(given: PageInput, layout: str, records: Any) -> dict[str, str | None]:
+    """Each record's page (a GPU's, a model's), relative to this page: the planner links its rows."""
+    return {record_id: relative_url(given.page.url, target) if (target := given.view.page_url(layout, record_id))
+            else None for record_id in records}
+
+
+def _preset_links(llm: LlmModel | None, language: Language | None = None) -> list[tuple[str, str]]:
+    """The planner's shortcuts to the three workloads: (label, query)."""
+    links = []
+    for preset in serving.PRESETS:
+        query = f"ctx={preset.context_tokens}&users={preset.users}"
+        label = preset.key if language is None else language.ui(f"preset_short_{preset.key}")
+        links.append((label, query))
+    return links
+
+
 def _model(given: PageInput) -> Context:
     subject = given.page.subject
     assert isinstance(subject, ModelSubject)
@@ -280,7 +316,13 @@ def _model(given: PageInput) -> Context:
             "kv_table": model_figures.kv_table(llm, language),
             "memory_table": model_figures.memory_table(llm, language),
             "cheapest_table": model_figures.cheapest_per_format(llm, dataset, language),
+            "cheapest_commands": model_figures.cheapest_commands(llm, dataset, language),
             "presets": model_figures.preset_sections(llm, dataset, language),
+            "planner": planner_page.model_planner(llm, dataset, language, _page_links(given, "gpu", dataset.gpus)),
+            "planner_table": plan_tables.plans_table(
+                llm, plan_tables.preset_workload(serving.preset("chat")), dataset, language,
+                language.ui("planner_caption", model=llm.name)),
+            "planner_presets": _preset_links(llm, language),
             "measurements_table": model_figures.measurements_table(llm, dataset, language),
             "fine_tuning_table": model_figures.fine_tuning_table(llm, dataset, language),
             "models_index": Link(language.ui("nav_models"), given.view.url_of("models")),

@@ -109,6 +109,9 @@ class PageMeta(Strict):
     comparison pages sum them up (e.g. `[train_8gpu, usd_per_bf16_pflop_hour]`)"""
     models: Literal["llm", "diffusion"] | None = None
     """`use_case` pages: which model pages the page lists: `llm` (language models) or `diffusion` (image and video)"""
+    planner: str | None = None
+    """`use_case` pages: a language model id of `data/models.yaml`: the page gets the serving planner,
+    opened on that model (the reader can choose any other)"""
     table_note: str | None = None
     """Markdown printed under the table (shortcodes allowed)"""
     chart: str | None = None

@@ -21,7 +21,7 @@ def check_pages(library: Library, dataset: Dataset, problems: Problems) -> None:
     for page in library.pages:
         if page.meta.layout == "use_case":
             _use_case_page(page, dataset, problems)
-        _table_gpus(page, dataset, problems)
+        _record_ids(page, dataset, problems)
     _translations_have_a_source(library, dataset, problems)
     _outputs_inside_the_site(library, problems)
     _search_engine_lengths(library, dataset, problems)
@@ -116,7 +116,7 @@ def _use_case_page(page: Page, dataset: Dataset, problems: Problems) -> None:
                        "name the numeric column of the table to draw, e.g. `chart: train_8gpu`")
 
 
-def _table_gpus(page: Page, dataset: Dataset, problems: Problems) -> None:
+def _record_ids(page: Page, dataset: Dataset, problems: Problems) -> None:
     meta = page.meta
     if meta.table is not None:
         for index, gpu_id in enumerate(meta.table.gpus):
@@ -124,6 +124,10 @@ def _table_gpus(page: Page, dataset: Dataset, problems: Problems) -> None:
                 pos = page.front_matter.position(("table", "gpus", index))
                 problems.error(page.source, pos.line, pos.column, f"unknown GPU id `{gpu_id}`",
                                did_you_mean(gpu_id, dataset.gpus) or "use an id from data/gpus.yaml")
+    if meta.planner is not None and meta.planner not in dataset.llm_models:
+        pos = page.front_matter.position(("planner",))
+        problems.error(page.source, pos.line, pos.column, f"unknown language model `{meta.planner}`",
+                       did_you_mean(meta.planner, dataset.llm_models) or "use a language model id from data/models.yaml")
     if meta.chart is not None:
         plain = [column for column in (meta.table.columns if meta.table else []) if isinstance(column, str)]
         if meta.chart not in plain:

@@ -1,0 +1,124 @@
+"""What a page's planner receives (``templates/assets/planner.js``): the program to evaluate, what
+each row is about, the words (UI strings, typeset, placeholders left for the script) and how this
+language writes numbers, read off Babel so that the script prints exactly what the pages print.
+
+A model page's planner answers one model on every GPU type; a GPU page's, every model on one GPU
+type. Both evaluate ``planner.program``'s rows; neither holds a formula of its own.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from gpuguide.figures import formatting, planner, serving
+from gpuguide.figures.expression import Program, var
+from gpuguide.figures.plan_tables import format_label, model_argument
+from gpuguide.figures.records import model_shape, serving_gpu, serving_gpus
+from gpuguide.figures.serving import Workload
+from gpuguide.structure.data import Dataset, Gpu, LlmModel
+from gpuguide.structure.language import Language
+
+#: The UI strings the script fills (with plural forms where they have them).
+TEXTS = ("tokens_per_second_upper_bound", "seconds_lower_bound", "usd_lower_bound", "memory_of_budget",
+         "price_per_hour", "no_offer", "not_published", "not_held", "more_than_gpus", "plan_rent",
+         "plan_no_offer", "plan_speed", "plan_memory", "plan_fast_link", "plan_no_fast_link", "plan_weight_only",
+         "planner_cheapest", "planner_no_rental", "plan_configuration", "planner_served", "planner_not_served",
+         "planner_loading", "planner_load_failed", "planner_model_page")
+
+#: The inputs' bounds: a context of at least one token, 1 to 1,024 users, a speed up to 10,000 tokens/s.
+MAX_USERS = 1024
+MAX_TARGET = 10_000
+
+
+def number_format(language: Language) -> dict[str, Any]:
+    """How the language writes the figures the planner prints, read off Babel's own output: the
+    group and decimal separators, and what comes before and after a memory figure and a price."""
+    locale = language.locale
+    digits = formatting.decimal(Decimal("12345.678"), locale)  # "12 345,678" / "12,345.678"
+    group, decimal = digits[2], digits[6]
+
+    def around(text: str, number: str) -> list[str]:
+        start = text.index(number)
+        return [text[:start], text[start + len(number):]]
+
+    sample = f"12{group}345{decimal}5"
+    return {"group": group, "decimal": decimal,
+            "gb": around(formatting.memory_gb(Decimal("12345.5"), locale), sample),
+            "usd": around(formatting.usd(Decimal("12345.5"), locale), f"12{group}345{decimal}50")}
+
+
+def texts(language: Language) -> dict[str, Any]:
+    """Each UI string the script fills, typeset, its placeholders left in; plural forms as such."""
+    found: dict[str, Any] = {}
+    for key in TEXTS:
+        value = language.strings[key]
+        found[key] = ({category: language.typography(form) for category, form in value.items()}
+                      if isinstance(value, dict) else language.ui(key))
+    return found
+
+
+def _inputs(llm: LlmModel, language: Language) -> dict[str, Any]:
+    shape = model_shape(llm)
+    formats = planner.formats_for(shape)
+    return {"maxContext": shape.max_context_tokens, "maxUsers": MAX_USERS, "maxTarget": MAX_TARGET,
+            "formats": [{"key": serving.format_of(shape, f), "label": format_label(llm, f, language),
+                         "model": model_argument(llm, f, language)} for f in formats],
+            "kv": [language.ui(f"precision_{kv}") for kv in planner.KV_FORMATS],
+            "defaults": {"ctx": serving.preset("chat").context_tokens, "users": serving.preset("chat").users,
+                         "w": serving.format_of(shape, "native"), "kv": planner.KV_FORMATS[0]}}
+
+
+def model_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pages: dict[str, str | None]) -> dict[str, Any]:
+    """The planner of a model page: every GPU type's answer for the workload a reader asks."""
+    shape = model_shape(llm)
+    gpus = tuple(serving_gpus(dataset.gpus, dataset.prices))
+    compiled = planner.program(shape, gpus)
+    rows = [{"id": gpu.id, "name": gpu.short_name, "url": gpu_pages.get(gpu.id), "link": gpu.interconnect.gpus}
+            for gpu in dataset.gpus.values()]
+    return {"kind": "model", "program": compiled.as_json(), "rows": rows, "repository": llm.repository_name,
+            "model": llm.name, "inputs": _inputs(llm, language), "texts": texts(language),
+            "number": number_format(language), "lang": language.code}
+
+
+def chooser_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pages: dict[str, str | None],
+                    model_pages: dict[str, str | None]) -> dict[str, Any]:
+    """The planner of a use-case page: opened on ``llm``, with a choice of every language model that
+    has a page. The script reads another model's program off that model's page (its planner's data),
+    so no model's program is written twice."""
+    initial = model_planner(llm, dataset, language, gpu_pages)
+    choices = [{"id": model.id, "name": model.name, "url": url}
+               for model in dataset.llm_models.values() if (url := model_pages.get(model.id))]
+    return {**initial, "kind": "choose", "modelId": llm.id, "models": choices}
+
+
+def gpu_program(gpu: Gpu, dataset: Dataset) -> Program:
+    """Every language model on ``gpu``, in its published format: ``planner.gpu_answer`` per model."""
+    spec = serving_gpu(gpu, dataset.price(gpu.id))
+    context, users, kv = var("context"), var("users"), var("kv")
+    rows = []
+    for order, llm in enumerate(dataset.llm_models.values()):
+        shape = model_shape(llm)
+        # A context beyond a model's maximum is sized at that maximum, as the pages do.
+        row = planner.gpu_answer(shape, [Workload(context, users, "native", kv)], 0, spec, order, 0)
+        rows.append({"model": llm.id, "code": row["code"], "count": row["count"],
+                     "user_tokens_per_second": row["user_tokens_per_second"],
+                     "usd_per_million_tokens": row["usd_per_million_tokens"],
+                     "context": serving.effective_context(shape, context)})
+    return Program({"rows": rows})
+
+
+def gpu_planner(gpu: Gpu, dataset: Dataset, language: Language, model_pages: dict[str, str | None]) -> dict[str, Any]:
+    """The reverse view of a GPU page: for a context and a number of users, each model it serves."""
+    rows = [{"id": llm.id, "name": llm.name, "url": model_pages.get(llm.id),
+             "format": language.ui(f"precision_{serving.format_of(model_shape(llm), 'native')}")}
+            for llm in dataset.llm_models.values()]
+    return {"kind": "gpu", "program": gpu_program(gpu, dataset).as_json(), "rows": rows, "gpu": gpu.short_name,
+            "link": gpu.interconnect.gpus, "inputs": {"maxContext": max(m.max_context_tokens for m in
+                                                                       dataset.llm_models.values()),
+                                                     "maxUsers": MAX_USERS, "maxTarget": 0, "formats": [],
+                                                     "kv": [language.ui(f"precision_{kv}") for kv in planner.KV_FORMATS],
+                                                     "defaults": {"ctx": serving.preset("chat").context_tokens,
+                                                                  "users": serving.preset("chat").users,
+                                                                  "kv": planner.KV_FORMATS[0]}},
+            "texts": texts(language), "number": number_format(language), "lang": language.code}
