@@ -355,11 +355,17 @@
         per_million: best.usd_per_million_tokens !== null ? text("usd_lower_bound", { price: usd(best.usd_per_million_tokens) }) : text("no_offer", {}) });
       answer.textContent = text("planner_cheapest", { model: model.model, configuration: configuration });
       var weights = model.inputs.formats.filter(function (f) { return f.key === state.w; })[0];
-      command.textContent = "vllm serve " + weights.model + " " + best.settings.filter(function (pair) {
+      var parts = ["vllm serve " + weights.model].concat(best.settings.filter(function (pair) {
         return pair[1] !== null;
       }).map(function (pair) {
         return pair[0] + " " + (Array.isArray(pair[1]) ? plain(pair[1]) : pair[1]);
-      }).join(" ");
+      }));
+      // Each argument with its value on one line, as the pages print a command.
+      command.replaceChildren.apply(command, parts.reduce(function (nodes, part, index) {
+        if (index) nodes.push(document.createTextNode(" "));
+        nodes.push(index ? cell("span", part, "launch-argument") : document.createTextNode(part));
+        return nodes;
+      }, []));
       launch.hidden = false;
     } else {
       answer.textContent = text("planner_no_rental", { model: model.model });
@@ -400,14 +406,17 @@
     if (data.kind === "gpu") gpuRows(result); else modelRows(result, state);
     if (launch && data.kind === "gpu") launch.hidden = true;
     section.setAttribute("data-state", JSON.stringify(state));
+    section.dispatchEvent(new CustomEvent("planner-shown"));  // for what waits on an answer (tests, benchmark)
   }
 
   // A settled state: in the form, answered, and a step of the history when it is a new one.
   function commit(state, push) {
     toForm(state);
     show(state);
-    if (push && address(state) !== window.location.pathname + window.location.search + window.location.hash) {
-      window.history.pushState(state, "", address(state));
+    var next = address(state);
+    if (push && next !== window.location.pathname + window.location.search + window.location.hash) {
+      // Written once the answer is on screen: the history is not what the reader waits for.
+      window.setTimeout(function () { window.history.pushState(state, "", next); }, 0);
     }
   }
 

@@ -245,3 +245,51 @@ def test_without_javascript_the_three_workloads_stand_in(browser: Browser, site_
         expect(section).to_be_visible()
         expect(section.locator("tbody tr").first).to_be_visible()
     context.close()
+
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+PLANNER_PAGES = [MODEL_PAGE["en"].format("qwen3-32b"), MODEL_PAGE["fr"].format("qwen3-32b"),
+                 GPU_PAGE["en"].format("h100-sxm"), GPU_PAGE["fr"].format("h100-sxm"),
+                 INFERENCE_PAGE["en"] + "?m=gpt-oss-120b", INFERENCE_PAGE["fr"] + "?m=gpt-oss-120b"]
+
+
+@pytest.fixture(scope="module")
+def axe_context(browser: Browser):
+    context = browser.new_context(bypass_csp=True)  # axe-core is injected as an inline script
+    yield context
+    context.close()
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+@pytest.mark.parametrize("path", PLANNER_PAGES)
+def test_axe_finds_nothing_in_the_planner_answered(axe_context, site_url: str, path: str, width: int):
+    """At phone and desktop widths, in both languages, with an answer on screen: the issue's workload."""
+    page = axe_context.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(site_url + path)
+    page.evaluate(SET_FORM, {"ctx": 16384, "users": 20, "tps": 20})
+    expect(page.locator("[data-planner] tbody tr").first).to_be_visible()
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document.querySelector('[data-planner]'), {resultTypes: ['violations']})")
+    page.close()
+    assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]] == []
+
+
+def test_the_keyboard_reaches_every_field_in_order_and_changes_the_answer(page: Page, site_url: str):
+    page.goto(site_url + INFERENCE_PAGE["en"])
+    fields = page.locator("[data-planner] form").locator("input, select")
+    names = [field.get_attribute("name") for field in fields.all()]
+    assert names == ["m", "ctx", "users", "w", "kv", "tps"]
+    fields.first.focus()
+    reached = [page.evaluate("() => document.activeElement.name")]
+    for _ in names[1:]:
+        page.keyboard.press("Tab")
+        reached.append(page.evaluate("() => document.activeElement.name"))
+    assert reached == names
+    answer = page.locator("[data-planner-answer]")
+    before = answer.text_content()
+    page.get_by_label("Users at once").focus()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("300")
+    page.keyboard.press("Tab")
+    expect(answer).not_to_have_text(before or "")
