@@ -173,6 +173,8 @@ CASES: dict[str, Case] = {
                            "`layout`", "layout: use-case"),
     "unknown GPU id": Case(replace(FR_USE_CASE, "gpus: [big, pcie, card]", "gpus: [big, pci, card]"), FR_USE_CASE,
                            "unknown GPU id `pci` (did you mean `pcie`?)", "gpus: [big"),
+    "unknown model for the planner": Case(replace(FR_USE_CASE, "planner: small-llm", "planner: smal-llm"), FR_USE_CASE,
+                                          "unknown language model `smal-llm` (did you mean `small-llm`?)", "planner:"),
     "unknown column": Case(replace(FR_USE_CASE, "train_8gpu, infer", "train_8gpus, infer"), FR_USE_CASE,
                            "unknown column `train_8gpus`", "columns:"),
     "unknown model in a column": Case(replace(FR_USE_CASE, "model: small-llm", "model: small-lm"), FR_USE_CASE,
