@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,3 +81,32 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """A hint naming the closest valid choice, for typos such as ``titel``."""
     close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
+
+
+#: What each system error means for a build, and what to do about it (the path goes first).
+_SYSTEM_ERRORS: dict[int, tuple[str, str]] = {
+    errno.EACCES: ("permission denied", "give the build write access to it, or run it as the project's owner"),
+    errno.EPERM: ("the operation is not permitted (an immutable or append-only file?)",
+                  "remove the flag (`chattr -i`) or build into another folder"),
+    errno.EROFS: ("the file system is read-only", "build on a writable copy of the project, or remount it read-write"),
+    errno.ENOSPC: ("no space left on the device", "free some space and build again"),
+    errno.EDQUOT: ("the disk quota is exceeded", "free some space and build again"),
+    errno.ENAMETOOLONG: ("a file name is too long", "shorten the slug or id that makes it"),
+    errno.ENOTDIR: ("a file stands where a folder must be", "move the file away"),
+    errno.EISDIR: ("a folder stands where a file must be", "move the folder away"),
+    errno.EBUSY: ("the folder is in use (a mount point?) and cannot be replaced",
+                  "publish into a folder inside the mount: make `site` a symbolic link to it"),
+    errno.EXDEV: ("the site and its staging folder are on different devices",
+                  "make `site` a symbolic link to a folder on one device, which the build publishes through"),
+    errno.EMFILE: ("too many files are open", "raise the limit (`ulimit -n`) and build again"),
+    errno.EIO: ("the disk reported an input/output error", "check the disk"),
+}
+
+
+def system_error_message(exc: OSError, root: Path) -> str:
+    """A system error as one line naming the path and what to do:
+    ``site/fr: no space left on the device (free some space and build again)``."""
+    what, hint = _SYSTEM_ERRORS.get(exc.errno or 0, (exc.strerror or str(exc), "check the path and build again"))
+    path = exc.filename if exc.filename is not None else None
+    where = Problems(root).relative(os.fsdecode(path)) if path is not None else "the project"
+    return f"{where}: {what} ({hint})"

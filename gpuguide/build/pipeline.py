@@ -108,6 +108,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
     with BuildLock(project.root, on_wait), ExitStack() as until_the_end:
         # A build killed while publishing: finish or undo its work before judging anything from site/.
         publish.recover(project.site_dir)
+        if publish_site:
+            publish.check_site_folder(project.site_dir)
         inputs = rebuild.input_states(project)  # before reading anything: an edit from now on is seen next time
         manifest_options = asdict(options) | {"parallel": None}
         last = rebuild.Manifest.load(project) if publish_site else None

@@ -27,12 +27,21 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Callable
 
-from gpuguide.errors import Problems
-from gpuguide.structure.sources import walk_files
+from gpuguide.errors import BuildFailed, Problem, Problems
+from gpuguide.structure.sources import RefusedFile, open_project_file, walk_files
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 BACKUP = ".previous"  # in the staging folder: the files an update in place replaces
+
+
+def check_site_folder(site_dir: Path) -> None:
+    """BuildFailed when ``site`` exists and is no folder (a file, a link to one): a build would swap
+    it for the new site, which is replacing a file nobody asked to replace."""
+    real = site_folder(site_dir)
+    if real.exists() and not real.is_dir():
+        raise BuildFailed([Problem(site_dir.name, 1, 1, f"`{site_dir.name}` is a file, not a folder",
+                                   f"move it away or delete it: the build writes the site into the folder {site_dir.name}/")])
 
 
 def site_folder(site_dir: Path) -> Path:
@@ -156,7 +165,18 @@ def asset_files(assets_dir: Path, root: Path, problems: Problems) -> dict[str, P
     walk = walk_files(assets_dir, root)
     for path, reason in walk.refused:
         problems.error(path, 1, 1, reason, "keep the site's files inside the project folder")
-    return {f"assets/{path.relative_to(assets_dir).as_posix()}": path for path in walk.files}
+    found = {}
+    for path in walk.files:
+        try:  # through the gate: inside the project, a regular file, within the size limit
+            fd, _ = open_project_file(path, root)
+            os.close(fd)
+        except (RefusedFile, FileNotFoundError) as refused:
+            reason, hint = ((refused.reason, refused.hint) if isinstance(refused, RefusedFile)
+                            else ("the file vanished while the build read the folder", "build again"))
+            problems.error(path, 1, 1, reason, hint)
+            continue
+        found[f"assets/{path.relative_to(assets_dir).as_posix()}"] = path
+    return found
 
 
 def complete_and_swap(staging: Path, site_dir: Path, reused: Iterable[str], texts: dict[str, str],

@@ -16,7 +16,7 @@ import traceback
 from pathlib import Path
 from typing import Callable, TextIO
 
-from gpuguide.errors import BuildFailed, Problem
+from gpuguide.errors import BuildFailed, Problem, system_error_message
 from gpuguide.project import Project
 
 
@@ -127,6 +127,12 @@ def main(argv: list[str] | None = None, default_root: Path | None = None) -> int
     except KeyboardInterrupt:
         print(f"interrupted; {project.site_dir.name}/ is as the last finished build left it", file=sys.stderr)
         return 130
+    except OSError as exc:  # the machine, not the input: a full disk, a read-only folder…
+        if args.debug:
+            traceback.print_exc()
+        print(f"error: {system_error_message(exc, project.root)}", file=sys.stderr)
+        print(f"{args.command} failed; {project.site_dir.name}/ was not changed", file=sys.stderr)
+        return 1
     except Exception as exc:  # a bug in the generator, not in the input
         if args.debug:
             traceback.print_exc()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,11 +14,14 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from gpuguide.structure.sources import RefusedFile, read_project_file
 
-def make_environment(templates_dir: Path, cache_dir: Path | None = None) -> jinja2.Environment:
-    """Autoescape on, undefined variables are errors; one environment per build."""
+
+def make_environment(templates_dir: Path, cache_dir: Path | None = None, root: Path | None = None) -> jinja2.Environment:
+    """Autoescape on, undefined variables are errors; one environment per build. Templates are read
+    through the build's gate, within the project ``root`` (by default the templates' parent)."""
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_dir),
+        loader=GatedLoader(templates_dir, root if root is not None else templates_dir.parent),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -82,9 +87,45 @@ def json_ld(data: Any) -> Markup:
     return Markup(text)
 
 
+class TemplateRefused(jinja2.TemplateNotFound):
+    """A template the gate refuses (outside the project, not a regular file, too large)."""
+
+    def __init__(self, name: str, refused: RefusedFile):
+        super().__init__(name, refused.reason)
+        self.refused = refused
+
+
+class GatedLoader(jinja2.FileSystemLoader):
+    """Jinja's file loader, reading each template through the build's gate (``read_project_file``):
+    a template linked outside the project (to ``/proc/self/environ``…) is refused, never published."""
+
+    def __init__(self, templates_dir: Path, root: Path):
+        super().__init__(templates_dir)
+        self.root = root
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        pieces = jinja2.loaders.split_template_path(template)
+        for folder in self.searchpath:
+            filename = os.path.join(folder, *pieces)
+            try:
+                source = read_project_file(filename, self.root).decode(self.encoding)
+            except FileNotFoundError:
+                continue
+            except RefusedFile as refused:
+                raise TemplateRefused(template, refused) from None
+            mtime = os.path.getmtime(filename)
+            return source, os.path.normpath(filename), lambda: os.path.getmtime(filename) == mtime
+        raise jinja2.TemplateNotFound(template)
+
+
 class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
     """Jinja's cache of compiled templates, in the build cache; one that cannot be written (a full
-    disk) only means compiling again next time."""
+    disk) only means compiling again next time.
+
+    Compiled templates are code, run as they are loaded: each file carries an HMAC of its bytes
+    under a key that lives outside the project (``cache_key``), and a file whose tag does not
+    match (planted, restored from a cache the machine does not control, damaged) is not loaded:
+    the template is compiled again."""
 
     def __init__(self, folder: Path):
         try:
@@ -92,12 +133,70 @@ class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
         except OSError:
             pass
         super().__init__(str(folder))
+        self._key = cache_key()
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            with open(self._get_cache_filename(bucket), "rb") as stream:
+                data = stream.read(MAX_COMPILED_BYTES + 1)
+        except OSError:
+            return
+        tag, code = data[:TAG_BYTES], data[TAG_BYTES:]
+        if self._key is None or len(data) > MAX_COMPILED_BYTES or not hmac.compare_digest(tag, self._tag(code)):
+            return  # not ours: compile again
+        bucket.bytecode_from_string(code)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if self._key is None:
+            return
+        code = bucket.bytecode_to_string()
+        target = Path(self._get_cache_filename(bucket))
+        temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
         try:
-            super().dump_bytecode(bucket)
+            temporary.write_bytes(self._tag(code) + code)
+            os.replace(temporary, target)
         except OSError:
             pass
+        finally:
+            temporary.unlink(missing_ok=True)
+
+    def _tag(self, code: bytes) -> bytes:
+        assert self._key is not None
+        return hmac.new(self._key, code, hashlib.sha256).digest()
+
+
+TAG_BYTES = 32  # an HMAC-SHA256
+MAX_COMPILED_BYTES = 8 * 1024 * 1024  # a compiled template is tens of KB
+
+
+def cache_key() -> bytes | None:
+    """The key that authenticates compiled templates: ``GPUGUIDE_CACHE_KEY`` when set (a CI secret:
+    a cache restored from elsewhere is then only trusted when it was written with it), else a
+    random key kept in the user's cache folder (``$XDG_CACHE_HOME/gpuguide/cache-key``, made on
+    first use, readable by the user alone), never in the project: whoever can write the project's
+    build cache cannot forge a tag. None (no key can be kept): compiled templates are not cached."""
+    secret = os.environ.get("GPUGUIDE_CACHE_KEY")
+    if secret:
+        return hashlib.sha256(secret.encode("utf-8")).digest()
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = Path(home) / "gpuguide" / "cache-key"
+    try:
+        key = path.read_bytes()
+        if len(key) == 32:
+            return key
+    except OSError:
+        pass
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".cache-key.tmp-{os.getpid()}")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(os.urandom(32))
+        os.replace(temporary, path)
+        key = path.read_bytes()  # another build may have made it first: the one on disk wins
+        return key if len(key) == 32 else None
+    except OSError:
+        return None
 
 
 class TemplateReferences:

@@ -23,7 +23,8 @@ from gpuguide.errors import Problems, did_you_mean
 from gpuguide.markdown.parser import FaqItem, render_body, render_inline
 from gpuguide.figures.registry import ShortcodeContext
 from gpuguide.render.cards import CARD_FILE, Card, shorten
-from gpuguide.render.environment import Link, TemplateReferences, json_ld, make_environment, relative_url
+from gpuguide.render.environment import Link, TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
+from gpuguide.structure.sources import RefusedFile, read_project_file
 from gpuguide.render.layouts import CONTEXTS, PageInput, numeric_columns
 from gpuguide.render.reads import Read, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
@@ -107,6 +108,8 @@ class PageRenderer:
             except jinja2.TemplateSyntaxError as exc:
                 self.problems.error(Path(exc.filename or self.templates_dir / name), exc.lineno, 1,
                                     f"template syntax error: {exc.message}", "fix the template's syntax")
+            except TemplateRefused as exc:
+                self.problems.error(exc.refused.path, 1, 1, exc.refused.reason, exc.refused.hint)
             except jinja2.TemplateNotFound as exc:
                 missing = str(exc.name)
                 user, line = self._includer(missing, seen)
@@ -118,10 +121,13 @@ class PageRenderer:
         """The template (and line) that names ``missing``, for the error message."""
         for name in sorted(names):
             path = self.templates_dir / name
-            if path.is_file():
-                for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                    if missing in text:
-                        return path, number
+            try:
+                lines = read_project_file(path, self.templates_dir.parent).decode("utf-8", "replace").splitlines()
+            except (FileNotFoundError, RefusedFile):
+                continue
+            for number, text in enumerate(lines, 1):
+                if missing in text:
+                    return path, number
         return self.templates_dir / missing, 1
 
     def _ui_file(self, lang: str) -> Path:

@@ -22,10 +22,13 @@ from gpuguide.structure.language import Language, make_language, placeholders
 from gpuguide.structure.measurements import Benchmark, Measurement, load_measurements
 
 #: Every figure of the data is finite and of a plausible size: `.inf`, `1e308` or a 5,000-digit
-#: number is a typo, never a GPU or a model.
-Positive = Annotated[float, Field(gt=0, lt=10**9, allow_inf_nan=False)]
+#: number is a typo, never a GPU or a model; so is a figure below a thousandth (of a GB, a GB/s,
+#: a TFLOPS, a dollar), and `1e-300` would leave the arithmetic's range.
+Positive = Annotated[float, Field(ge=0.001, lt=10**9, allow_inf_nan=False)]
 PositiveInt = Annotated[int, Field(gt=0, le=10**15)]
-Identifier = Annotated[str, Field(pattern=pattern_hint(
+#: An id names files (``/gpu/<id>/``, ``/comparer/<a>-vs-<b>/``): 60 characters keep a pair's folder
+#: name far within the 255 bytes a file system allows.
+Identifier = Annotated[str, Field(max_length=60, pattern=pattern_hint(
     r"^[a-z0-9]+(-[a-z0-9]+)*$", "use lower-case letters, digits and dashes, e.g. `h100-sxm`"))]
 SourceUrl = Annotated[str, Field(pattern=pattern_hint(
     r"^https://\S+$", "write the document's address, starting with https://"))]
@@ -495,10 +498,7 @@ def _by_id(records: Sequence[Record], document: YamlDocument, key: str, path: Pa
 
 
 def _load(path: Path, problems: Problems) -> YamlDocument | None:
-    if not path.exists():
-        problems.error(path, 1, 1, "the file is missing", "restore it from version control")
-        return None
-    text = read_text(path, problems)
+    text = read_text(path, problems)  # through the gate; a missing file is reported there
     return None if text is None else parse_yaml(text, path, problems)
 
 
@@ -561,7 +561,7 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
 
     # Measurements are optional: a site without data/measurements.yaml shows estimates alone.
     measured: tuple[dict[str, Benchmark], list[Measurement]] | None = ({}, [])
-    if files["measurements"].exists():
+    if files["measurements"].exists() or files["measurements"].is_symlink():  # a broken link is reported
         measurement_doc = _load(files["measurements"], problems)
         measured = (load_measurements(measurement_doc, files["measurements"], gpus,
                                       {**llm_models, **diffusion_models}, problems)

@@ -58,6 +58,28 @@ def placeholders(text: str) -> list[str]:
     return names
 
 
+def fill(text: str, values: Mapping[str, str]) -> str:
+    """``text`` with each ``{name}`` replaced by ``values[name]``, and ``{{``/``}}`` by braces: the
+    one placeholder syntax editors write (a title of a generator page, a UI string), never Python's
+    format mini-language (``{model:>3000000}``, ``{model.__class__}``). ValueError for anything but
+    a plain name, KeyError for a name ``values`` lacks.
+
+    >>> fill("{model} : fiche", {"model": "H100"})
+    'H100 : fiche'
+    >>> fill("{model:>30}", {"model": "H100"})
+    Traceback (most recent call last):
+    ...
+    ValueError: `{model:>30}`: a placeholder is a plain name such as `{price}`
+    """
+    placeholders(text)  # refuses attributes, indexes, conversions and format specs
+    parts = []
+    for literal, name, _, _ in string.Formatter().parse(text):
+        parts.append(literal)
+        if name is not None:
+            parts.append(values[name])
+    return "".join(parts)
+
+
 UiString = Union[str, Mapping[str, str]]  # one text, or one per CLDR plural category
 
 

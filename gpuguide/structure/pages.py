@@ -18,14 +18,18 @@ from pydantic import Field
 from gpuguide.cached import cached_property
 from gpuguide.errors import Problems
 from gpuguide.structure.data import Dataset, DiffusionModel, Gpu, LlmModel
+from gpuguide.structure.language import fill, placeholders
 from gpuguide.structure.layouts import GENERATOR_LAYOUTS, LAYOUTS, Layout
 from gpuguide.structure.schema import Strict, pattern_hint
-from gpuguide.structure.sources import YamlDocument
+from gpuguide.structure.sources import YamlDocument, read_project_file
 
 # A slug is a relative URL path: no `..`, no leading `/`, so no page can be written outside site/.
 # The empty slug is the language's home page.
-Slug = Annotated[str, Field(pattern=pattern_hint(r"^([a-z0-9]+(-[a-z0-9]+)*(/[a-z0-9]+(-[a-z0-9]+)*)*)?$",
-                    "use lower-case letters, digits, dashes and slashes, e.g. `entrainement-llm`"))]
+# Each folder of it at most 100 characters: far within the 255 bytes a file system allows a name.
+Slug = Annotated[str, Field(pattern=pattern_hint(
+    r"^([a-z0-9](-?[a-z0-9]){0,99}(/[a-z0-9](-?[a-z0-9]){0,99})*)?$",
+    "use lower-case letters, digits, dashes and slashes, at most 100 characters between slashes, "
+    "e.g. `entrainement-llm`"))]
 
 #: Hex digits of the hash ``translations --stamp`` writes; a shorter prefix (at least 8) is accepted.
 HASH_LENGTH = 12
@@ -186,7 +190,8 @@ class Page:
     def body(self) -> str:
         """The Markdown after the front matter. A page the content cache knows unchanged was loaded
         without reading its file: the body is read when first needed (to render the page)."""
-        return self.source.read_text(encoding="utf-8").removeprefix("\ufeff")[self.body_offset:]
+        text = read_project_file(self.source, None).decode("utf-8")  # the content walk kept it in the project
+        return text.removeprefix("\ufeff")[self.body_offset:]
 
     @cached_property
     def body_digest(self) -> str:
@@ -245,30 +250,39 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
         generates = LAYOUTS[meta.layout].generates
         if generates == "gpu":
             records = [(GpuSubject(gpu), {"model": gpu.short_name}) for gpu in dataset.gpus.values()]
-            placeholders = "{model}"
+            allowed = "{model}"
         elif generates == "model":
             models: list[LlmModel | DiffusionModel] = [*dataset.llm_models.values(), *dataset.diffusion_models.values()]
             records = [(ModelSubject(model), {"model": model.name}) for model in models]
-            placeholders = "{model}"
+            allowed = "{model}"
         else:
             records = [(PairSubject(dataset.gpus[a], dataset.gpus[b]),
                         {"a": dataset.gpus[a].short_name, "b": dataset.gpus[b].short_name})
                        for a, b in gpu_pairs(list(dataset.gpus))]
-            placeholders = "{a} and {b}"
-        try:
-            for field in ("title", "description"):
-                getattr(meta, field).format(**records[0][1]) if records else None
-        except (KeyError, IndexError, ValueError) as exc:
+            allowed = "{a} and {b}"
+        if not records:
+            continue
+        usable = True
+        for field in ("title", "description"):
             pos = pattern.front_matter.position((field,))
-            problems.error(pattern.source, pos.line, pos.column, f"`{field}` has an unknown placeholder {exc}",
-                           f"a `{meta.layout}` page can use {placeholders}")
+            try:
+                unknown = [name for name in placeholders(getattr(meta, field)) if name not in records[0][1]]
+            except ValueError as exc:
+                problems.error(pattern.source, pos.line, pos.column, f"`{field}`: {exc}", f"a `{meta.layout}` page can use {allowed}")
+                usable = False
+                continue
+            if unknown:
+                problems.error(pattern.source, pos.line, pos.column, f"`{field}` has an unknown placeholder `{{{unknown[0]}}}`",
+                               f"a `{meta.layout}` page can use {allowed}")
+                usable = False
+        if not usable:
             continue
         for subject, names in records:
             suffix = "-vs-".join(subject.ids)
             new_meta = meta.model_copy(update={
                 "slug": f"{meta.slug}/{suffix}",
-                "title": meta.title.format(**names),
-                "description": meta.description.format(**names),
+                "title": fill(meta.title, names),
+                "description": fill(meta.description, names),
                 "translation_key": f"{meta.translation_key}/{suffix}",
             })
             page = Page.from_text(pattern.source, pattern.lang, new_meta, pattern.front_matter, pattern.body,

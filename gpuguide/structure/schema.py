@@ -144,6 +144,8 @@ def validate(model: type[Model], document: YamlDocument, path: Path, problems: P
 #: What to do about each kind of pydantic error, when the field has no description of its own.
 _HINTS = {
     "greater_than": "write a number greater than zero",
+    "greater_than_equal": "write a plausible figure: is a digit or an exponent wrong?",
+    "string_too_long": "shorten it",
     "less_than": "write a plausible figure: is there a digit too many?",
     "less_than_equal": "write a plausible figure: is there a digit too many?",
     "finite_number": "write the figure itself, not .inf or .nan",

@@ -18,6 +18,7 @@ from typing import Literal
 from gpuguide.structure.library import Library
 from gpuguide.structure.pages import Page
 from gpuguide.structure.data import Dataset
+from gpuguide import atomic
 from gpuguide.errors import Problems
 
 Status = Literal["up to date", "stale", "unknown freshness", "missing"]
@@ -97,7 +98,8 @@ def stamp(path: Path, library: Library, dataset: Dataset) -> str:
     if source is None:
         raise ValueError(f"{path}: no `{default}` page has the translation key `{page.meta.translation_key}`")
     digest = source.translation_hash
-    page.source.write_bytes(_with_stamp(page.source.read_bytes().decode("utf-8"), digest).encode("utf-8"))
+    # Whole or not at all: a full disk must not cut the translation (its last bytes lost).
+    atomic.write_bytes(page.source, _with_stamp(page.source.read_bytes().decode("utf-8"), digest).encode("utf-8"))
     return digest
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from gpuguide.errors import BuildFailed
+from gpuguide.structure.sources import MAX_FILE_BYTES
 from sites import build, build_cli, fingerprint, tiny_project
 
 FR_USE_CASE = "content/fr/entrainement.md"
@@ -78,7 +79,7 @@ CASES: dict[str, Case] = {
     "number with a unit": Case(replace("data/gpus.yaml", "memory_gb: 24\n", 'memory_gb: "24 Go"\n'),
                                "data/gpus.yaml", "`memory_gb`: input should be a valid number", '"24 Go"'),
     "negative memory": Case(replace("data/gpus.yaml", "memory_gb: 24\n", "memory_gb: -24\n"),
-                            "data/gpus.yaml", "input should be greater than 0", "-24"),
+                            "data/gpus.yaml", "input should be greater than or equal to 0.001", "-24"),
     "infinite memory": Case(replace("data/gpus.yaml", "memory_gb: 24\n", "memory_gb: .inf\n"),
                             "data/gpus.yaml", "`memory_gb`: input should be a finite number", ".inf"),
     "absurd throughput": Case(replace("data/gpus.yaml", "fp32_tflops: 82.6", "fp32_tflops: 1.0e+308"),
@@ -88,11 +89,11 @@ CASES: dict[str, Case] = {
     "huge whole number": Case(replace("data/models.yaml", "parameters: 8_030_261_248", "parameters: " + "9" * 20),
                               "data/models.yaml", "input should be less than or equal to 1000000000000000", "9999"),
     "zero price": Case(replace("data/prices.yaml", "big: 2.88", "big: 0"), "data/prices.yaml",
-                       "input should be greater than 0", "big: 0"),
+                       "input should be greater than or equal to 0.001", "big: 0"),
     "price with three decimals": Case(replace("data/prices.yaml", "big: 2.88", "big: 2.885"), "data/prices.yaml",
                                       "a price is in dollars and cents", "big: 2.885"),
-    "price below a cent": Case(replace("data/prices.yaml", "big: 2.88", "big: 0.0001"), "data/prices.yaml",
-                               "a price is in dollars and cents", "big: 0.0001"),
+    "price below a cent": Case(replace("data/prices.yaml", "big: 2.88", "big: 0.004"), "data/prices.yaml",
+                               "a price is in dollars and cents", "big: 0.004"),
     "price of 1e300": Case(replace("data/prices.yaml", "big: 2.88", "big: 1.0e+300"), "data/prices.yaml",
                            "input should be less than 1000000000", "big: 1.0e+300"),
     "date that does not exist": Case(replace("data/prices.yaml", "as_of: 2026-11-29", "as_of: 2026-13-45"),
@@ -100,7 +101,7 @@ CASES: dict[str, Case] = {
     "tab in YAML": Case(replace("data/gpus.yaml", "    memory_type: HBM3\n", "\tmemory_type: HBM3\n"),
                         "data/gpus.yaml", "invalid YAML", "\tmemory_type"),
     "control character in YAML": Case(replace("data/gpus.yaml", "model: Card", "model: Ca\x08rd"),
-                                      "data/gpus.yaml", "invalid YAML: the character U+0008 is not allowed", "Ca\x08rd"),
+                                      "data/gpus.yaml", "the file contains the control character U+0008", "Ca\x08rd"),
     "duplicated key": Case(replace("data/gpus.yaml", "    model: Card\n", "    model: Card\n    model: Carte\n"),
                            "data/gpus.yaml", "duplicated key `model`", "model: Carte"),
     "YAML alias in data": Case(replace("data/gpus.yaml", "model: Card", "model: &name Card\n    architecture2: *name"),
@@ -254,6 +255,35 @@ CASES: dict[str, Case] = {
     "missing include": Case(replace("templates/guide.html", '{% include "partials/faq.html" %}',
                                     '{% include "partials/faqs.html" %}'),
                             "templates/guide.html", "template not found: `partials/faqs.html`", "faqs.html"),
+    # --- control characters: never in a page, whether typed or written as a YAML escape ----------
+    **{f"control character {name} as a YAML escape": Case(
+        replace(FR_USE_CASE, 'title: "GPU pour entraîner"', f'title: "GPU pour {escape}entraîner"'), FR_USE_CASE,
+        f"the value contains the control character U+{code:04X}", "title:")
+       for name, escape, code in (("NUL", "\\0", 0), ("BEL", "\\x07", 7), ("ESC", "\\e", 0x1B),
+                                  ("C1", "\\x85", 0x85))},
+    "control character in Markdown": Case(replace(FR_GUIDE, "Un guide court", "Un guide\x1b[31m court"), FR_GUIDE,
+                                          "the file contains the control character U+001B", "Un guide"),
+    # --- input the file system or the arithmetic cannot take -------------------------------------
+    "300-character slug": Case(replace(FR_GUIDE, "slug: premier-guide", "slug: " + "a" * 300), FR_GUIDE,
+                               "`slug`: string should match pattern", "slug:"),
+    "300-character GPU id": Case(replace("data/gpus.yaml", "id: big", "id: " + "b" * 300), "data/gpus.yaml",
+                                 "string should have at most 60 characters", "id: bbb"),
+    "memory of 1e-300": Case(replace("data/gpus.yaml", "memory_gb: 24\n", "memory_gb: 1.0e-300\n"), "data/gpus.yaml",
+                             "input should be greater than or equal to 0.001", "1.0e-300"),
+    "bandwidth of 5e-324": Case(replace("data/gpus.yaml", "bandwidth_gbs: 3350", "bandwidth_gbs: 5.0e-324"),
+                                "data/gpus.yaml", "input should be greater than or equal to 0.001", "5.0e-324"),
+    # --- generator titles: plain placeholders only, never Python's format mini-language ---------
+    **{f"generator title with {spec}": Case(replace("content/fr/gpu-modele.md", 'title: "{model} : fiche"',
+                                                    f'title: "{spec} : fiche"'), "content/fr/gpu-modele.md",
+                                            message, "title:")
+       for spec, message in (("{model:>3000000}", "a placeholder is a plain name"),
+                             ("{model.__class__.__mro__}", "a placeholder is a plain name"),
+                             ("{model.upper}", "a placeholder is a plain name"),
+                             ("{model[0]}", "a placeholder is a plain name"),
+                             ("{model!r}", "a placeholder is a plain name"),
+                             ("{0}", "a placeholder is a plain name"),
+                             ("{modle}", "unknown placeholder `{modle}`"),
+                             ("{model", "`title`"))},
     # --- files that leave the project ----------------------------------------------------------------
     "symlinked asset outside the project": Case(symlink("templates/assets/passwd", "/etc/passwd"),
                                                 "templates/assets/passwd", "the symbolic link leads outside the project"),
@@ -263,6 +293,46 @@ CASES: dict[str, Case] = {
                                     "content/fr/boucle", "a loop"),
     "broken symlink": Case(symlink("content/fr/cassé.md", lambda root: root / "nowhere.md"),
                            "content/fr/cassé.md", "the symbolic link leads nowhere"),
+    # Every file is read through one gate: a link anywhere (a file or a folder, in content, data,
+    # templates or assets) that resolves outside the project is refused, and so are files that are
+    # no regular file or are too large.
+    "template linked to the environment": Case(
+        both(remove("templates/partials/faq.html"), symlink("templates/partials/faq.html", "/proc/self/environ")),
+        "templates/partials/faq.html", "the file leads outside the project, to /proc/"),
+    "template folder linked outside": Case(
+        both(lambda root: shutil.copytree(root / "templates" / "partials", root.parent / "partials-outside"),
+             lambda root: shutil.rmtree(root / "templates" / "partials"),
+             symlink("templates/partials", lambda root: root.parent / "partials-outside")),
+        "templates/partials/head_common.html", "the file leads outside the project"),
+    "assets folder linked outside": Case(
+        both(lambda root: shutil.copytree(root / "templates" / "assets", root.parent / "assets-outside"),
+             lambda root: shutil.rmtree(root / "templates" / "assets"),
+             symlink("templates/assets", lambda root: root.parent / "assets-outside")),
+        "templates/assets", "the folder leads outside the project"),
+    "content folder linked outside": Case(
+        both(lambda root: shutil.copytree(root / "content" / "en", root.parent / "en-outside"),
+             lambda root: shutil.rmtree(root / "content" / "en"),
+             symlink("content/en", lambda root: root.parent / "en-outside")),
+        "content/en", "the folder leads outside the project"),
+    "data file linked to /dev/zero": Case(both(remove("data/prices.yaml"), symlink("data/prices.yaml", "/dev/zero")),
+                                          "data/prices.yaml", "the file leads outside the project, to /dev/zero"),
+    "data file as a named pipe": Case(both(remove("data/prices.yaml"), lambda root: os.mkfifo(root / "data/prices.yaml")),
+                                      "data/prices.yaml", "it is not a regular file"),
+    "UI strings as a named pipe": Case(both(remove("data/ui/en.yaml"), lambda root: os.mkfifo(root / "data/ui/en.yaml")),
+                                       "data/ui/en.yaml", "it is not a regular file"),
+    "template as a named pipe": Case(both(remove("templates/partials/faq.html"),
+                                          lambda root: os.mkfifo(root / "templates/partials/faq.html")),
+                                     "templates/partials/faq.html", "it is not a regular file"),
+    "named pipe in content": Case(lambda root: os.mkfifo(root / "content/fr/tuyau.md"), "content/fr/tuyau.md",
+                                  "it is not a regular file"),
+    "named pipe in assets": Case(lambda root: os.mkfifo(root / "templates/assets/tuyau.css"),
+                                 "templates/assets/tuyau.css", "it is not a regular file"),
+    "content page over the size limit": Case(write("content/fr/immense.md", PAGE + "x" * (MAX_FILE_BYTES + 1)),
+                                             "content/fr/immense.md", f"over the {MAX_FILE_BYTES:,} a file may have"),
+    "data file over the size limit": Case(replace("data/prices.yaml", "as_of:", "# " + "x" * MAX_FILE_BYTES + "\nas_of:"),
+                                          "data/prices.yaml", f"over the {MAX_FILE_BYTES:,} a file may have"),
+    "asset over the size limit": Case(write("templates/assets/immense.bin", b"\0" * (MAX_FILE_BYTES + 1)),
+                                      "templates/assets/immense.bin", f"over the {MAX_FILE_BYTES:,} a file may have"),
 }
 
 
@@ -359,3 +429,26 @@ def test_no_page_is_dropped_whatever_its_layout(project: Path):
         content = html.read_text(encoding="utf-8")
         assert "Texte ajouté." in content, html
         assert "Question ajoutée" in content or "Combien de mémoire" in content, html
+
+
+#: What editors and systems leave beside the files: an Emacs lock (a link to nowhere) and autosave,
+#: a macOS resource fork and folder index, a backup, a Vim swap file.
+EDITORS_LEFTOVERS = {".#entrainement.md": "root@host.4242:1700000000", "#entrainement.md#": "autosave",
+                     "._entrainement.md": b"\x00\x05\x16\x07\xff\xfe", ".DS_Store": b"\x00\x00\x00\x01Bud1",
+                     "entrainement.md~": "---\nbackup", ".entrainement.md.swp": b"b0VIM 9.0\x00"}
+
+
+def test_editors_leftovers_are_ignored_everywhere(project: Path):
+    """Hidden files and editors' leftovers in content, templates and assets: the site is the one a
+    clean project builds, byte for byte, and no warning mentions them."""
+    clean = fingerprint(project / "site")
+    for folder in ("content/fr", "content/en", "templates", "templates/assets", "data"):
+        for name, content in EDITORS_LEFTOVERS.items():
+            path = project / folder / name
+            if name.startswith(".#"):
+                os.symlink(str(content), path)  # Emacs locks are links to user@host.pid
+            else:
+                path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    outcome = build(project)
+    assert not [w for w in outcome.warnings if any(name in str(w) for name in EDITORS_LEFTOVERS)]
+    assert fingerprint(project / "site") == clean
