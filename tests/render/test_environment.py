@@ -33,3 +33,71 @@ def test_relative_links_resolve_to_their_target() -> None:
         base = posixpath.dirname(from_url).rstrip("/") + "/"  # the folder a browser resolves against
         resolved = posixpath.normpath(posixpath.join(base, relative_url(from_url, to_url).partition("#")[0]))
         assert resolved == posixpath.normpath(to_url.partition("#")[0]), (from_url, to_url)
+
+
+# --- Compiled templates: code, so authenticated ------------------------------------------------
+
+def _planted(env, name: str) -> bytes:
+    """What an attacker who can write the build cache would plant for template ``name``: Jinja's
+    own format, the real source's checksum (the source is public), and code of their own."""
+    import jinja2
+
+    source, filename, _ = env.loader.get_source(env, name)
+    bucket = jinja2.bccache.Bucket(env, env.bytecode_cache.get_cache_key(name, filename),
+                                   env.bytecode_cache.get_source_checksum(source))
+    bucket.code = env.compile("PLANTED {{ 6 * 7 }}", name, filename)
+    return bucket.bytecode_to_string()
+
+
+def test_a_planted_compiled_template_is_never_loaded(tmp_path, monkeypatch):
+    import hashlib
+    import hmac
+
+    from sites import build, tiny_project
+
+    from gpuguide.render.environment import TAG_BYTES, make_environment
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    root = tiny_project(tmp_path / "tiny")
+    build(root)
+    compiled = root / ".build-cache" / "templates"
+    env = make_environment(root / "templates", compiled)
+    names = env.list_templates(extensions=["html"])
+    files = {name: compiled / env.bytecode_cache._get_cache_filename(  # type: ignore[union-attr]
+        jinja_bucket(env, name)).split("/")[-1] for name in names}
+    assert all(path.is_file() for path in files.values())  # the build cached every template
+    for index, (name, path) in enumerate(sorted(files.items())):
+        planted, tag = _planted(env, name), path.read_bytes()[:TAG_BYTES]
+        # Without a tag, with the genuine file's tag, or with a tag under another key.
+        path.write_bytes([planted, tag + planted,
+                          hmac.new(b"k" * 32, planted, hashlib.sha256).digest() + planted][index % 3])
+    page = root / "content" / "fr" / "index.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nUne phrase de plus.\n", encoding="utf-8")
+    (root / "data" / "ui" / "fr.yaml").touch()  # every page is rendered again
+    build(root)
+    for html in (root / "site").rglob("*.html"):
+        assert "PLANTED" not in html.read_text(encoding="utf-8"), html
+
+
+def jinja_bucket(env, name: str):
+    import jinja2
+
+    source, filename, _ = env.loader.get_source(env, name)
+    return jinja2.bccache.Bucket(env, env.bytecode_cache.get_cache_key(name, filename),
+                                 env.bytecode_cache.get_source_checksum(source))
+
+
+def test_a_genuine_compiled_template_is_loaded(tmp_path, monkeypatch):
+    """The cache still works: a second environment loads what the first compiled, without compiling."""
+    from sites import ROOT
+
+    from gpuguide.render.environment import make_environment
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    first = make_environment(ROOT / "templates", tmp_path / "compiled")
+    first.get_template("guide.html")
+    second = make_environment(ROOT / "templates", tmp_path / "compiled")
+    compiled = []
+    monkeypatch.setattr(second, "compile", lambda *args, **kwargs: compiled.append(args) or None)
+    second.get_template("guide.html")
+    assert compiled == []
