@@ -407,6 +407,10 @@ class LanguageConfig(Strict):
     """where the "create your account" call to action leads, in this language, https://; left out: that call to action is not shown"""
     providers_url: SourceUrl | None = None
     """where the call to action for GPU server owners (the provider programme) leads, in this language, https://; left out: not shown"""
+    bid_url: Annotated[str, Field(pattern=pattern_hint(
+        r"^https://\S*\{gpu\}\S*$", "write the bid page's address with `{gpu}` where the GPU's id goes"))] | None = None
+    """the marketplace's page to place a bid for one GPU, in this language, with `{gpu}` for its id
+    (`https://…/market/{gpu}/bid`); a GPU without a live offer links to it ("No offer yet — place a bid"); left out: plain text"""
 
 
 class SiteConfig(Strict):
@@ -418,6 +422,8 @@ class SiteConfig(Strict):
     """each language: its code (the URL prefix, a language tag such as `fr`) and its settings, in menu order"""
     default_language: str
     """the language pages are written in first; translations follow it (one of `languages`)"""
+    market: Literal["pre-launch", "open"] = "pre-launch"
+    """the marketplace's state: `pre-launch` (accounts open, renting from launch day) or `open`; the sign-up box and the price notes follow it"""
 
     @field_validator("default_language")
     @classmethod
