@@ -428,7 +428,9 @@ def make_cell(column: Column, gpu: Gpu, price: Price | None, language: Language)
         # A column that says why its figure is missing ("No offer") puts the cell in that state.
         return Cell(language.ui(column.missing_key), _ABSENT_BY_KEY.get(column.missing_key))
     if isinstance(value, sizing.Absent):
-        return Cell(language.ui(value.value), value)
+        # A column may say why in its own words ("No RT cores" rather than "Not supported").
+        own = f"{column.id}_{value.value}"
+        return Cell(language.ui(own if own in language.strings else value.value), value)
     text = column.format(value, language)
     caveat = column.caveat(gpu, value) if column.caveat is not None else None
     if caveat is not None:

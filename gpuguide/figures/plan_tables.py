@@ -151,8 +151,7 @@ def plans_table(llm: LlmModel, workload: Workload, dataset: Dataset, language: L
             BlockCell(tokens_text(figures.user_tokens_per_second, language) if bounds else _missing(plan, language)),
             BlockCell(tokens_text(figures.total_tokens_per_second, language) if bounds else _missing(plan, language)),
             BlockCell(first_token_text(figures.first_token_seconds, language) if bounds else _missing(plan, language)),
-            BlockCell(ui("price_per_hour", price=formatting.usd(plan.usd_per_hour, language.locale))
-                      if plan.usd_per_hour is not None else ui("no_offer")),
+            _price_cell(plan, dataset, language),
             BlockCell(per_million_text(figures.usd_per_million_tokens if plan.usd_per_hour is not None else None,
                                        language) if bounds else _missing(plan, language)),
             BlockCell(status_text(plan, gpu, language)),
@@ -173,6 +172,17 @@ def planner_answer(llm: LlmModel, workload: Workload, dataset: Dataset, language
     configuration = configuration_text(best, dataset.gpus[best.gpu_id], language)
     return (language.ui("planner_cheapest", model=llm.name, configuration=configuration),
             launch_command(llm, workload, best, language))
+
+
+def _price_cell(plan: Plan, dataset: Dataset, language: Language) -> BlockCell:
+    """The configuration's hourly price; without an offer, a bid for the GPU (the marketplace takes
+    them); nothing to price when no configuration holds the workload."""
+    if plan.gpu_count is None:
+        return BlockCell(language.ui("not_held"))
+    if plan.usd_per_hour is not None:
+        return BlockCell(language.ui("price_per_hour", price=formatting.usd(plan.usd_per_hour, language.locale)))
+    bid = dataset.bid_url(language.code, plan.gpu_id)
+    return BlockCell(language.ui("no_offer_bid"), href=bid) if bid else BlockCell(language.ui("no_offer"))
 
 
 def _missing(plan: Plan, language: Language) -> str:

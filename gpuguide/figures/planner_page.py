@@ -21,7 +21,7 @@ from gpuguide.structure.language import Language
 
 #: The UI strings the script fills (with plural forms where they have them).
 TEXTS = ("tokens_per_second_upper_bound", "seconds_lower_bound", "usd_lower_bound", "memory_of_budget",
-         "price_per_hour", "no_offer", "not_published", "not_held", "more_than_gpus", "plan_rent",
+         "price_per_hour", "no_offer", "no_offer_bid", "not_published", "not_held", "more_than_gpus", "plan_rent",
          "plan_no_offer", "plan_speed", "plan_memory", "plan_fast_link", "plan_no_fast_link", "plan_weight_only",
          "planner_cheapest", "planner_no_rental", "plan_configuration", "planner_served", "planner_not_served",
          "planner_loading", "planner_load_failed", "planner_model_page")
@@ -74,8 +74,8 @@ def model_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pages
     shape = model_shape(llm)
     gpus = tuple(serving_gpus(dataset.gpus, dataset.prices))
     compiled = planner.program(shape, gpus)
-    rows = [{"id": gpu.id, "name": gpu.short_name, "url": gpu_pages.get(gpu.id), "link": gpu.interconnect.gpus}
-            for gpu in dataset.gpus.values()]
+    rows = [{"id": gpu.id, "name": gpu.short_name, "url": gpu_pages.get(gpu.id), "link": gpu.interconnect.gpus,
+             "bid": dataset.bid_url(language.code, gpu.id)} for gpu in dataset.gpus.values()]
     return {"kind": "model", "program": compiled.as_json(), "rows": rows, "repository": llm.repository_name,
             "model": llm.name, "inputs": _inputs(llm, language), "texts": texts(language),
             "number": number_format(language), "lang": language.code}

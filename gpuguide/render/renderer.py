@@ -9,6 +9,7 @@ strings through ``ui("key")``; numbers come formatted from ``figures``.
 from __future__ import annotations
 
 import json
+import functools
 import os
 import sys
 import traceback
@@ -221,6 +222,7 @@ class PageRenderer:
             "methodology": view.methodology,
             "calls_to_action": view.calls_to_action,
             "gpu_url": view.gpu_url,
+            "bid_url": functools.partial(dataset.bid_url, language.code),
             "page_url": view.page_url,
             "numeric_columns": numeric_columns,
             "intro_html": Markup(body.intro_html),

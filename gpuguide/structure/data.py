@@ -18,7 +18,7 @@ from pydantic import AfterValidator, Field, ValidationInfo, field_validator, mod
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.schema import Strict, pattern_hint, validate
 from gpuguide.structure.sources import YamlDocument, parse_yaml, read_text
-from gpuguide.structure.language import Language, make_language, placeholders
+from gpuguide.structure.language import Language, fill, make_language, placeholders
 from gpuguide.structure.measurements import Benchmark, Measurement, load_measurements
 
 #: Every figure of the data is finite and of a plausible size: `.inf`, `1e308` or a 5,000-digit
@@ -479,6 +479,11 @@ class Dataset:
 
     def price(self, gpu_id: str) -> Price | None:
         return self.prices.get(gpu_id)
+
+    def bid_url(self, lang: str, gpu_id: str) -> str | None:
+        """The marketplace's page to bid for ``gpu_id``, in ``lang``; None where none is set."""
+        pattern = self.config.languages[lang].bid_url
+        return fill(pattern, {"gpu": gpu_id}) if pattern else None
 
     def languages(self) -> dict[str, Language]:
         """Each language of the site, in menu order, made once per build."""

@@ -120,6 +120,9 @@ class PageMeta(Strict):
     """Markdown printed under the table (shortcodes allowed)"""
     chart: str | None = None
     """a numeric column of the table, drawn as a bar chart"""
+    keywords: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(default=[], max_length=30)
+    """other names readers search the page by (software, synonyms: `[Blender, Octane, Redshift]`): shown under the
+    introduction, so the site's search finds them"""
     draft: bool = False
     """not published; its title and summary may still be listed, unlinked"""
     translated_from: Annotated[str, Field(pattern=pattern_hint(

@@ -339,7 +339,9 @@
       tr.appendChild(cell("td", bounds ? (row.first_token_seconds === null ? text("not_published", {})
         : text("seconds_lower_bound", { value: decimal(row.first_token_seconds, 0, 3) })) : missing, "number"));
       var priced = fits && row.price !== null;
-      tr.appendChild(cell("td", priced ? text("price_per_hour", { price: usd(row.price) }) : text("no_offer", {}), "number"));
+      // Without an offer, a bid for the GPU (as the pages print it); nothing to price when nothing fits.
+      tr.appendChild(cell("td", !fits ? text("not_held", {}) : priced ? text("price_per_hour", { price: usd(row.price) })
+        : meta.bid ? link(text("no_offer_bid", {}), meta.bid) : text("no_offer", {}), "number"));
       tr.appendChild(cell("td", bounds ? (priced && row.usd_per_million_tokens !== null
         ? text("usd_lower_bound", { price: usd(row.usd_per_million_tokens) }) : text("no_offer", {})) : missing, "number"));
       var status = reason === null ? text("plan_rent", {})

@@ -93,6 +93,12 @@
     var url = new URL(window.location.href);
     if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
     if (url.href !== window.location.href) history.replaceState(null, "", url);
+    // The other languages' search pages search the same words: switching language keeps the query.
+    document.querySelectorAll("a[hreflang]").forEach(function (link) {
+      var target = new URL(link.getAttribute("href"), window.location.href);
+      if (query) target.searchParams.set("q", query); else target.searchParams.delete("q");
+      link.href = target.pathname + target.search + target.hash;
+    });
   }
 
   function search() {
