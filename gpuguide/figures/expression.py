@@ -95,7 +95,7 @@ def _exponent(value: Fraction) -> int:
     return exponent
 
 
-def _missing_stays_missing(operation: Callable[..., Value]) -> Callable[..., Value | None]:
+def _missing_stays_missing(operation: Callable[..., Any]) -> Callable[..., Value | None]:
     """A figure computed from a missing one (None: not published) is missing too."""
     return lambda *args: None if any(arg is None for arg in args) else operation(*args)
 
@@ -105,19 +105,21 @@ def _missing_is_false(comparison: Callable[..., bool]) -> Callable[..., bool]:
     return lambda *args: False if any(arg is None for arg in args) else comparison(*args)
 
 
+_ARITHMETIC: dict[str, Callable[..., Any]] = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: Fraction(a) / b,
+    "min": min,
+    "max": max,
+    "floor": lambda a: Fraction(math.floor(a)),
+    "ceil": lambda a: Fraction(math.ceil(a)),
+    "sig": _significant,
+}
+
 #: Every operation, with its meaning: the script implements each one the same way.
 OPERATIONS: dict[str, Callable[..., Value | None]] = {
-    **{op: _missing_stays_missing(operation) for op, operation in {
-        "add": lambda a, b: a + b,
-        "sub": lambda a, b: a - b,
-        "mul": lambda a, b: a * b,
-        "div": lambda a, b: Fraction(a) / b,
-        "min": min,
-        "max": max,
-        "floor": lambda a: Fraction(math.floor(a)),
-        "ceil": lambda a: Fraction(math.ceil(a)),
-        "sig": _significant,
-    }.items()},
+    **{op: _missing_stays_missing(operation) for op, operation in _ARITHMETIC.items()},
     "le": _missing_is_false(lambda a, b: a <= b),
     "lt": _missing_is_false(lambda a, b: a < b),
     "and": lambda *terms: all(terms),

@@ -118,7 +118,7 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
         options = variants[n_index]
         if name in ("memory", "weights", "kv", "price", "native", "count", "linked"):
             return select(which, [getattr(option, name) for option in options])
-        return choose(which, [lambda option=option: option.field(name) for option in options])
+        return choose(which, [functools.partial(option.field, name) for option in options])
 
     fits = [at_most(value(i, "memory"), gpu.engine_budget_bytes) for i in range(len(counts))]
     linked = [n == 1 or n <= gpu.fast_link_gpus for n in counts]
@@ -127,7 +127,7 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
         user = value(i, "user")
         return at_most(target, 0) if user is None else at_most(target, user)
 
-    meets = [both(fits[i], linked[i], or_else(at_most(target, 0), lambda i=i: fast_enough(i)))
+    meets = [both(fits[i], linked[i], or_else(at_most(target, 0), functools.partial(fast_enough, i)))
              for i in range(len(counts))]
     chosen = first(meets)
     first_fit = first(fits)
@@ -136,7 +136,7 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
     code = first([below(first_fit, 0), below(first([both(f, l) for f, l in zip(fits, linked)]), 0),
                   below(chosen, 0), gpu.usd_per_gpu_hour is None])
     shown_index = select(code + 1, [chosen, len(counts) - 1, first_fit, last_linked, chosen])
-    row = {name: choose(shown_index, [lambda i=i, name=name: value(i, name) for i in range(len(counts))])
+    row = {name: choose(shown_index, [functools.partial(value, i, name) for i in range(len(counts))])
            for name in FIELDS}
     figures = shown(row["weights"], row["kv"], gpu.engine_budget_bytes, row["user"], row["total"],
                     row["first_token"], row["per_million"])
