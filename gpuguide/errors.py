@@ -77,6 +77,15 @@ class Problems:
             raise BuildFailed(failing)
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 error``, ``2 errors``, ``0 warnings`` (English: the command line's language).
+
+    >>> plural(1, "error"), plural(0, "warning"), plural(2, "page")
+    ('1 error', '0 warnings', '2 pages')
+    """
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """A hint naming the closest valid choice, for typos such as ``titel``."""
     close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)

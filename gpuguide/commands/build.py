@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gpuguide.commands.cli import plural, print_problems, progress_printer
+from gpuguide.commands.cli import print_problems, progress_printer
+from gpuguide.errors import plural
 from gpuguide.project import Project
 
 

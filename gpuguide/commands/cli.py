@@ -16,17 +16,8 @@ import traceback
 from pathlib import Path
 from typing import Callable, TextIO
 
-from gpuguide.errors import BuildFailed, Problem, system_error_message
+from gpuguide.errors import BuildFailed, Problem, plural, system_error_message
 from gpuguide.project import Project
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 error``, ``2 errors``, ``0 warnings`` (English: the command line's language).
-
-    >>> plural(1, "error"), plural(0, "warning"), plural(2, "page")
-    ('1 error', '0 warnings', '2 pages')
-    """
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def _parser(default_root: Path) -> argparse.ArgumentParser:

@@ -38,7 +38,7 @@ import watchfiles
 
 from gpuguide.build.pipeline import Options
 from gpuguide.build.session import DevSession
-from gpuguide.errors import BuildFailed, Problem
+from gpuguide.errors import BuildFailed, Problem, plural
 from gpuguide.project import Project
 
 #: How long a live-reload request waits for a new build before answering "no change".
@@ -100,12 +100,16 @@ class DevServer:
         try:
             outcome = self.session.build(changed, search=search)
             problems: list[Problem] = []
-            _log(f"rebuilt {outcome.pages} pages in {time.perf_counter() - started:.2f} s "
-                 f"({outcome.rendered} rendered, {len(outcome.warnings)} warnings)")
+            for warning in outcome.warnings:  # each in full, as the build command prints them
+                _log(str(warning))
+            _log(f"rebuilt {plural(outcome.pages, 'page')} in {time.perf_counter() - started:.2f} s "
+                 f"({outcome.rendered} rendered, {plural(len(outcome.warnings), 'warning')})")
         except BuildFailed as failure:
             problems = failure.problems
             _log("\n".join(str(p) for p in problems))
-            _log(f"build failed: {len(problems)} problems; still serving the last good site")
+            errors = sum(1 for p in problems if p.severity == "error")
+            _log(f"build failed: {plural(errors, 'error')}, {plural(len(problems) - errors, 'warning')}; "
+                 "still serving the last good site")
         except Exception as exc:  # a bug in the generator: keep serving, say what happened
             problems = [Problem("(generator)", 1, 1, f"internal error: {type(exc).__name__}: {exc}",
                                 "rerun `python build.py --debug` and report it")]

@@ -7,7 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from gpuguide.commands.cli import plural, print_problems
+from gpuguide.commands.cli import print_problems
+from gpuguide.errors import plural
 from gpuguide.project import Project
 
 

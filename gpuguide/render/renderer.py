@@ -76,7 +76,8 @@ class PageRenderer:
             card = context["card"]
             html = self.env.get_template(f"{page.meta.layout}.html").render(context)
         except MissingUiString as exc:
-            self.problems.error(self._ui_file(exc.lang), 1, 1, f"missing UI string `{exc.key}`",
+            line = self.dataset.ui_lines.get(exc.lang, {}).get("", 1)
+            self.problems.error(self._ui_file(exc.lang), line, 1, f"missing UI string `{exc.key}`",
                                 f"add `{exc.key}: …` to its `strings:`")
         except UnknownPlaceholder as exc:
             line = self.dataset.ui_lines.get(exc.lang, {}).get(exc.key, 1)

@@ -190,6 +190,12 @@ class LlmModel(Strict):
     """its name as pages print it"""
     developer: str
     """who publishes it"""
+    family: str | None = None
+    """the family its publisher releases it in, as its card names it (`Llama 3.1`, `Qwen3`): its page says how it differs from the others of its family (and from models of the same layers and attention)"""
+    license: str | None = None
+    """the licence its card states (`Apache 2.0`); left out where none is on record"""
+    release_date: dt.date | None = None
+    """the day its publisher released it, as its card states it; left out where none is on record"""
     parameters: PositiveInt
     """total parameters, exact where published (else as the card rounds it, and `notes` says so)"""
     active_parameters: PositiveInt | None = None
@@ -589,8 +595,9 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
             if ui and doc:
                 strings[language] = dict(ui.strings)
                 ui_lines[language] = {key: doc.position(("strings", key)).line for key in ui.strings}
+                ui_lines[language][""] = doc.position(("strings",)).line  # where a missing one goes
                 _check_ui_string_forms(ui, doc, path, problems)
-        _check_ui_strings_complete(strings, files, problems)
+        _check_ui_strings_complete(strings, files, ui_lines, problems)
 
     if len(problems.errors) > before or not (config and gpu_file and price_file and use_case_file and model_file
                                              and anchor_file and measured):
@@ -621,15 +628,16 @@ def _check_ui_string_forms(ui: UiStrings, doc: YamlDocument, path: Path, problem
 
 
 def _check_ui_strings_complete(strings: dict[str, dict[str, UiString]], files: dict[str, Path],
-                               problems: Problems) -> None:
+                               lines: dict[str, dict[str, int]], problems: Problems) -> None:
     """Every language defines every UI string, with the same placeholders: a missing one is an
     error, never a fallback, and a placeholder only one language uses would never be filled."""
     every_key = set().union(*strings.values()) if strings else set()
     for language, table in strings.items():
         for key in sorted(every_key - set(table)):
             others = [lang for lang in strings if key in strings[lang]]
-            problems.error(files[f"ui/{language}"], 1, 1, f"missing UI string `{key}`",
-                           f"translate it from data/ui/{others[0]}.yaml")
+            problems.error(files[f"ui/{language}"], lines[language].get("", 1), 1, f"missing UI string `{key}`",
+                           f"translate it from data/ui/{others[0]}.yaml (line {lines[others[0]].get(key, 1)}) "
+                           "and add it among the `strings:`")
     languages = list(strings)
     for key in sorted(every_key):
         names = {}
@@ -644,7 +652,7 @@ def _check_ui_strings_complete(strings: dict[str, dict[str, UiString]], files: d
             first, *rest = languages
             for language in rest:
                 if language in names and first in names and names[language] != names[first]:
-                    problems.error(files[f"ui/{language}"], 1, 1,
+                    problems.error(files[f"ui/{language}"], lines[language].get(key, 1), 3,
                                    f"the UI string `{key}` uses {{{'}, {'.join(names[language])}}} "
                                    f"but data/ui/{first}.yaml uses {{{'}, {'.join(names[first])}}}",
                                    "use the same placeholders in every language")

@@ -131,7 +131,7 @@ CASES: dict[str, Case] = {
     "missing data file": Case(remove("data/use_cases.yaml"), "data/use_cases.yaml", "the file is missing"),
     # --- data/ui/: UI strings ------------------------------------------------------------------
     "missing UI string": Case(replace("data/ui/en.yaml", "  scroll_hint: Scroll sideways to see every column.\n", ""),
-                              "data/ui/en.yaml", "missing UI string `scroll_hint`"),
+                              "data/ui/en.yaml", "missing UI string `scroll_hint`", "  language_name:"),
     "empty UI string": Case(replace("data/ui/en.yaml", "scroll_hint: Scroll sideways to see every column.",
                                     'scroll_hint: " "'), "data/ui/en.yaml", "the UI string `scroll_hint` is empty",
                             "scroll_hint"),
@@ -146,7 +146,7 @@ CASES: dict[str, Case] = {
                                             "data/ui/en.yaml", "the UI string `price_from`", "price_from"),
     "placeholder of another language": Case(replace("data/ui/en.yaml", 'price_from: "from {price}"',
                                                     'price_from: "from {prix}"'),
-                                            "data/ui/en.yaml", "the UI string `price_from` uses {prix}"),
+                                            "data/ui/en.yaml", "the UI string `price_from` uses {prix}", "price_from"),
     "placeholder the generator does not fill": Case(
         both(replace("data/ui/en.yaml", 'price_from: "from {price}"', 'price_from: "from {price} {currency}"'),
              replace("data/ui/fr.yaml", 'price_from: "dès {price}"', 'price_from: "dès {price} {currency}"')),
