@@ -4,9 +4,9 @@
 - ``::: faq`` … ``:::`` holds the FAQ: each heading inside is a question, what follows it the answer.
   The FAQ is returned as data, so the template renders it as an accordion and as JSON-LD.
 - ``{{ name key=value }}`` shortcodes print figures computed by the sizing library (``shortcodes``).
-- Headings get stable ASCII ids and link to themselves (``headings``); tables get a caption, row
-  headers and a labelled scroll region (``tables``); links are resolved and located (``links``);
-  the language's typography applies to the text.
+- Headings get stable ASCII ids, none a layout uses, and link to themselves (``headings``); tables
+  get a caption, row headers and a labelled scroll region (``tables``); links are resolved and
+  located (``links``); the language's typography applies to the text.
 """
 
 from __future__ import annotations
@@ -17,11 +17,10 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.container import container_plugin
 
 from gpuguide.errors import Problems
-from gpuguide.markdown.headings import heading_id, heading_links_plugin
+from gpuguide.markdown.headings import heading_ids_plugin, heading_links_plugin
 from gpuguide.markdown.links import links_plugin
 from gpuguide.markdown.shortcodes import shortcodes_plugin
 from gpuguide.markdown.tables import tables_plugin
@@ -34,9 +33,9 @@ def markdown_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
     md.use(container_plugin, "faq")
     md.use(shortcodes_plugin)
-    md.use(anchors_plugin, min_level=2, max_level=4, slug_func=heading_id)
+    md.use(heading_ids_plugin, min_level=2, max_level=4)
     md.use(links_plugin)
-    md.use(typography_plugin)  # after the anchors: ids come from the text as written
+    md.use(typography_plugin)  # after the heading ids: ids come from the text as written
     md.use(tables_plugin)  # after the typography: captions taken from headings read as they do
     md.use(heading_links_plugin)
     return md

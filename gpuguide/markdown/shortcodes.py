@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +31,20 @@ _ARGUMENT = re.compile(r'\s*([a-z_][a-z0-9_]*)=("([^"]*)"|[^\s"]+)')
 _NAME = re.compile(r"\s*([a-z_][a-z0-9_]*)")
 
 
+@lru_cache(maxsize=4)
+def _last_close(src: str) -> int:
+    """Where the last ``}}`` of an inline block starts (-1: none). Kept for the few blocks being
+    parsed: a string's hash is computed once, and a key is found by identity."""
+    return src.rfind("}}")
+
+
 def _shortcode_rule(state: StateInline, silent: bool) -> bool:
     src, start = state.src, state.pos
     if not src.startswith("{{", start):
+        return False
+    # A `{{` with no `}}` after it is text, known at once: searching to the end of the block at
+    # each of them would be quadratic in a run of `{`. A search that finds one consumes what it read.
+    if _last_close(src) < start + 2:
         return False
     end = src.find("}}", start + 2)
     if end < 0:
@@ -110,6 +122,9 @@ def _evaluate_rule(state: StateCore) -> None:
         shortcodes = [child for child in block.children if child.type == "shortcode"]
         alone = (len(block.children) == 1 and shortcodes and 0 < index < len(tokens) - 1
                  and tokens[index - 1].type == "paragraph_open")
+        # The line breaks before the last failed shortcode, counted once: counting from the block's
+        # start at each one was quadratic in a paragraph of them.
+        breaks_before, counted_to = 0, 0
         for child in shortcodes:
             try:
                 if ctx is None:
@@ -129,7 +144,12 @@ def _evaluate_rule(state: StateCore) -> None:
                 if problems is None:
                     raise
                 # The block's text keeps its line breaks: the shortcode is on the line its offset is.
-                line = first_line + block.content.count("\n", 0, child.meta.get("offset", 0))
+                offset = child.meta.get("offset", 0)
+                if offset < counted_to:  # children come in the order of the text; if not, count again
+                    breaks_before, counted_to = 0, 0
+                breaks_before += block.content.count("\n", counted_to, offset)
+                counted_to = offset
+                line = first_line + breaks_before
                 problems.error(source, line, 1, f"shortcode {child.meta['source']}: {exc}",
                                "see the list of shortcodes in README.md")
                 child.content = child.meta["source"]

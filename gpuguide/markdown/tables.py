@@ -79,7 +79,10 @@ def _captions_and_row_headers(state: StateCore) -> None:
             token.attrSet("scope", "row")
             first_cell = False
             depth = 0
-            for closing in tokens[index + 1:]:
+            # Walked by index from the cell on, up to its close (a few tokens): a slice would copy
+            # the rest of the page at every row, quadratic in a long table.
+            for closing_index in range(index + 1, len(tokens)):
+                closing = tokens[closing_index]
                 if closing.type == "td_open":
                     depth += 1
                 elif closing.type == "td_close":

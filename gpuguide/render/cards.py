@@ -124,6 +124,24 @@ class _Face:
             previous = char
         return total
 
+    def fitting_prefix(self, text: str, tail: str, width: float) -> int:
+        """How many characters of ``text`` fit in ``width`` with ``tail`` (not empty) after them (0:
+        none fit): the longest such prefix, each measured as ``length`` measures it (the same sums in
+        the same order), in one pass over ``text``."""
+        # After its first character the tail advances the same whatever text precedes it.
+        first_advance = self._glyph(tail[0])[3]
+        later_steps = [self._glyph(tail[i])[3] + self._kern(tail[i - 1:i + 1]) for i in range(1, len(tail))]
+        fitting, total, previous = 0, 0.0, ""
+        for count, char in enumerate(text, 1):
+            total += self._glyph(char)[3] + (self._kern(previous + char) if previous else 0.0)
+            previous = char
+            with_tail = total + (first_advance + self._kern(char + tail[0]))
+            for step in later_steps:
+                with_tail += step
+            if with_tail <= width:
+                fitting = count
+        return fitting
+
     def draw(self, pen: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: int) -> None:
         """``text`` with its top left at ``xy`` (as ``ImageDraw.text`` places it)."""
         x, y = float(xy[0]), xy[1]
@@ -165,9 +183,10 @@ def _wrap(text: str, face: _Face, width: int, most: int) -> list[str]:
         lines.append(current)
     if len(lines) > most:
         lines = lines[:most]
+        # Cut where the line still fits with its ellipsis, found in one pass: measuring the line again
+        # after each character taken off was quadratic in a long word.
         last = lines[-1]
-        while last and face.length(_drawable(last + " …")) > width:
-            last = last[:-1]
+        last = last[:face.fitting_prefix(_drawable(last), " …", width)]
         lines[-1] = last.rstrip() + " …"
     return lines
 

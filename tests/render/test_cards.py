@@ -3,8 +3,10 @@ Pillow draws the same text, and stay within the card."""
 
 from __future__ import annotations
 
+import gc
 import io
 import pickle
+import time
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -64,3 +66,59 @@ def test_a_cards_name_follows_what_it_shows_and_how_it_is_drawn(monkeypatch: pyt
     assert pickle.loads(pickle.dumps(card)).file_name == card.file_name  # kept in the build cache
     monkeypatch.setattr(cards, "DESIGN", cards.DESIGN + 1)
     assert Card("EverXCloud", "Title", ("Figure",)).file_name != card.file_name
+
+
+# --- The title cut with an ellipsis: one pass, the same cut as measuring after each character ---
+
+def _cut_one_character_at_a_time(line: str, face: cards._Face, width: int) -> str:
+    """The cut as it was first written (quadratic in a long word): the reference."""
+    while line and face.length(cards._drawable(line + " …")) > width:
+        line = line[:-1]
+    return line
+
+
+@pytest.mark.parametrize("line", [KERNED, "Choisir un GPU pour l'entraînement de grands modèles de langage",
+                                  "AVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAVAV To To To Wa Wa", "80\u202fGo\u00a0: " * 12,
+                                  "x" * 300, "", "…", "W" * 40 + " " * 40])
+@pytest.mark.parametrize("size", [68, 52, 36])
+def test_the_cut_is_where_measuring_after_each_character_cuts(line: str, size: int):
+    face = cards._face(size != 36, size)
+    for width in (0, 40, 333, 700, WIDTH - 2 * cards.MARGIN, 5000):
+        fitting = face.fitting_prefix(cards._drawable(line), " …", width)
+        assert line[:fitting] == _cut_one_character_at_a_time(line, face, width), (width, fitting)
+
+
+def _processor_seconds(run, runs: int = 3) -> float:
+    """The fastest of ``runs`` timings, in processor seconds of this process (a loaded machine's
+    other processes do not count), without the garbage collector (its passes are not the cut's)."""
+    best = float("inf")
+    for _ in range(runs):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.process_time()
+            run()
+            best = min(best, time.process_time() - start)
+        finally:
+            gc.enable()
+    return best
+
+
+def test_a_title_with_a_very_long_word_costs_what_an_ordinary_title_of_its_length_costs():
+    # Two lines of words, then a word as long as the rest of the title on the third line, which is
+    # cut: it was measured again after each character taken off.
+    def long_word(length: int) -> str:
+        start, end = "How to choose GPUs for deep learning and large language ", " models"
+        return start + "x" * (length - len(start) - len(end)) + end
+
+    def ordinary(length: int) -> str:
+        return ("Choisir un GPU pour l'entraînement " * (length // 35 + 1))[:length]
+
+    face, width = cards._face(True, 52), WIDTH - 2 * cards.MARGIN
+    length = 10_000
+    assert len(cards._wrap(long_word(length), face, width, 3)[-1]) < 40  # the long word is the one cut
+    ordinary_seconds = _processor_seconds(lambda: cards._wrap(ordinary(length), face, width, 3))
+    long_seconds = _processor_seconds(lambda: cards._wrap(long_word(length), face, width, 3))
+    doubled_seconds = _processor_seconds(lambda: cards._wrap(long_word(2 * length), face, width, 3))
+    assert long_seconds <= 5 * ordinary_seconds, (long_seconds, ordinary_seconds)
+    assert doubled_seconds <= 2.5 * long_seconds, (doubled_seconds, long_seconds)
