@@ -100,11 +100,14 @@ def _next_id(env: dict, prefix: str) -> str:
 def region_open(env: dict, caption_id: str, css: str = "table-scroll") -> str:
     """The scroll hint and the opening tag of the scroll region of the table captioned ``caption_id``."""
     hint = env.get("scroll_hint", "")
+    # A table of figures is left out of the search index: its cells would run together in excerpts
+    # ("GPUGPUsInterconnect"); a table of sentences (PROSE_REGION) is prose, and stays in.
+    ignore = "" if css == PROSE_REGION else " data-pagefind-ignore"
     if not hint:
-        return f'<div class="{css}" role="region" tabindex="0" aria-labelledby="{caption_id}">\n'
+        return f'<div class="{css}"{ignore} role="region" tabindex="0" aria-labelledby="{caption_id}">\n'
     hint_id = f"{caption_id}-hint"
     return (f'<p class="scroll-hint" id="{hint_id}" data-pagefind-ignore>{escapeHtml(hint)}</p>\n'
-            f'<div class="{css}" role="region" tabindex="0" aria-labelledby="{caption_id}" '
+            f'<div class="{css}"{ignore} role="region" tabindex="0" aria-labelledby="{caption_id}" '
             f'aria-describedby="{hint_id}">\n')
 
 
