@@ -64,9 +64,11 @@ class Outcome:
 
 
 def load(project: Project, options: Options, content_cache: ContentCache | None = None,
-         states: dict[str, FileState | str] | None = None) -> Site:
+         states: dict[str, FileState | str] | None = None, report_later: bool = False) -> Site:
     """Read and validate data and content; raise BuildFailed with every problem found. ``states``:
-    the input files' states taken before reading anything (``rebuild.input_states``)."""
+    the input files' states taken before reading anything (``rebuild.input_states``).
+    ``report_later``: return the site with its problems when the data still allows rendering (only
+    prices, anchors or measurements failed), so that the pages' own problems join them."""
     from gpuguide.figures.columns import check_columns
     from gpuguide.structure.data import load_dataset
     from gpuguide.structure.loading import load_library
@@ -74,15 +76,29 @@ def load(project: Project, options: Options, content_cache: ContentCache | None 
     from gpuguide.structure.validation import check_pages
 
     problems = Problems(project.root)
-    dataset = load_dataset(project.data_dir, problems)
+    dataset = load_dataset(project.data_dir, problems, keep_partial=report_later)
     library = load_library(project.content_dir, dataset, problems, content_cache, options.parallel, states)
     if dataset is not None:
         check_pages(library, dataset, problems)
         check_columns(library, dataset, problems)
         check_translations(library, dataset, problems)
-    problems.raise_if_errors(options.strict)
+    if dataset is None or not report_later:
+        problems.raise_if_errors(options.strict)
     assert dataset is not None  # load_dataset returns None only after reporting an error
     return Site(dataset, dataset.languages(), library, problems)
+
+
+def report_page_problems(renderer: PageRenderer, site: Site) -> None:
+    """After problems in the input: render, in memory, every page whose own file has none, so that
+    one run reports what their bodies hold too (an unknown shortcode, a missing anchor is left to
+    the link check of a build that gets that far). Nothing is written."""
+    failed = {problem.path for problem in site.problems.errors}
+    for page in site.library.published:
+        if site.problems.relative(page.source) not in failed:
+            try:
+                renderer.render(page)
+            except Exception:  # noqa: BLE001  a page that shows what a reported problem broke: no new problem
+                continue
 
 
 @dataclass
@@ -128,13 +144,17 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         # none that walks it afterwards (``collector``: a third of a one-page edit at 10,000 pages).
         with collector.paused():
             content_cache = ContentCache.load(project.cache_dir / "content.pickle", rebuild.code_version())
-            site = load(project, options, content_cache, inputs)
+            site = load(project, options, content_cache, inputs, report_later=True)
             phases.done("load and validate")
 
             renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems,
                                     project.cache_dir / "templates" if publish_site else None)
+            before_templates = len(site.problems.errors)
             renderer.compile_templates({page.meta.layout for page in site.library.published})
+            templates_compiled = len(site.problems.errors) == before_templates
             assets = publish.asset_files(project.assets_dir, project.root, site.problems)
+            if site.problems.errors and templates_compiled:
+                report_page_problems(renderer, site)  # every problem of the run at once
             site.problems.raise_if_errors(options.strict)
             shared = rebuild.global_key(site.dataset, site.library, assets)
             cache = rebuild.BuildCache.load(project, shared) if publish_site else rebuild.BuildCache(shared)

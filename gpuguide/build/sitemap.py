@@ -10,7 +10,6 @@ from typing import Any
 
 from lxml import etree as ET
 
-from gpuguide.structure.layouts import LAYOUTS
 from gpuguide.structure.library import Library
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -18,9 +17,10 @@ XHTML_NS = "http://www.w3.org/1999/xhtml"
 
 
 def sitemap_xml(library: Library, base_url: str, languages: list[str]) -> str:
-    """One ``<url>`` per published, indexable page, with ``hreflang`` alternates and ``x-default``
-    (the root page, where a reader chooses a language); the root page first, its alternates the
-    home page of each language."""
+    """One ``<url>`` per published, indexable page (``Page.indexable``: not the search and "not
+    found" pages, not the pairs of GPUs nobody weighs, not a pair's other order), with ``hreflang``
+    alternates and ``x-default`` (the root page, where a reader chooses a language); the root page
+    first, its alternates the home page of each language."""
     namespaces: dict[Any, str] = {None: SITEMAP_NS, "xhtml": XHTML_NS}  # None: the default namespace
     root = ET.Element(f"{{{SITEMAP_NS}}}urlset", nsmap=namespaces)
     base = base_url.rstrip("/")
@@ -30,7 +30,7 @@ def sitemap_xml(library: Library, base_url: str, languages: list[str]) -> str:
     for lang, home in homes.items():
         ET.SubElement(entry, f"{{{XHTML_NS}}}link", rel="alternate", hreflang=lang, href=base + home.url)
     ET.SubElement(entry, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default", href=base + "/")
-    pages = sorted((p for p in library.published if LAYOUTS[p.meta.layout].sitemap), key=lambda p: p.url)
+    pages = sorted((p for p in library.published if p.indexable), key=lambda p: p.url)
     for page in pages:
         entry = ET.SubElement(root, f"{{{SITEMAP_NS}}}url")
         ET.SubElement(entry, f"{{{SITEMAP_NS}}}loc").text = base + page.url

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from collections.abc import Sequence
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -104,13 +105,20 @@ def render_body(body: str, source: Path, body_line: int, problems: Problems, env
     return RenderedBody(render(intro, md.options, env), render(main, md.options, env), faq, sections)
 
 
-def render_inline(text: str, source: Path, line: int, problems: Problems, env: dict) -> str:
-    """One line of Markdown from front matter (a table note), shortcodes included."""
-    env.update(source=source, line=line, problems=problems)
+def render_inline(text: str, source: Path, line: int, problems: Problems, env: dict,
+                  source_lines: Sequence[str] = ()) -> str:
+    """One line of Markdown from front matter (a table note), shortcodes included. ``source_lines``:
+    the file's lines from ``line`` on, where a folded YAML value spreads the text: a problem is
+    reported at its own line of them, not at the field's."""
+    env.update(source=source, line=line, problems=problems, inline_source=(line, source_lines))
     md = markdown_parser()
-    tokens = md.parseInline(text, env)
-    _report_unparsed_syntax(tokens, source, line, problems, inline=True)
-    return md.renderer.render(tokens, md.options, env)
+    try:
+        tokens = md.parseInline(text, env)
+        _report_unparsed_syntax(tokens, source, line, problems, inline=True)
+        return md.renderer.render(tokens, md.options, env)
+    finally:
+        env.pop("inline_source", None)
+        env.pop("_inline_found", None)
 
 
 #: The containers this site knows: ``::: faq``.

@@ -124,7 +124,7 @@ def _evaluate_rule(state: StateCore) -> None:
                  and tokens[index - 1].type == "paragraph_open")
         # The line breaks before the last failed shortcode, counted once: counting from the block's
         # start at each one was quadratic in a paragraph of them.
-        breaks_before, counted_to = 0, 0
+        breaks_before, counted_to, line_start = 0, 0, 0
         for child in shortcodes:
             try:
                 if ctx is None:
@@ -146,14 +146,52 @@ def _evaluate_rule(state: StateCore) -> None:
                 # The block's text keeps its line breaks: the shortcode is on the line its offset is.
                 offset = child.meta.get("offset", 0)
                 if offset < counted_to:  # children come in the order of the text; if not, count again
-                    breaks_before, counted_to = 0, 0
-                breaks_before += block.content.count("\n", counted_to, offset)
+                    breaks_before, counted_to, line_start = 0, 0, 0
+                breaks = block.content.count("\n", counted_to, offset)
+                if breaks:  # the line it is on starts after the last break since the one before
+                    breaks_before += breaks
+                    line_start = block.content.rfind("\n", counted_to, offset) + 1
                 counted_to = offset
-                line = first_line + breaks_before
-                problems.error(source, line, 1, f"shortcode {child.meta['source']}: {exc}",
-                               "see the list of shortcodes in README.md")
+                line, column = first_line + breaks_before, offset - line_start + 1 + _stripped_columns(
+                    state, block, breaks_before, line_start)
+                if state.env.get("inline_source"):  # text from a front-matter field: its own line of the file
+                    line, column = _in_field(state.env, child.meta["source"], line, column)
+                problems.error(source, line, column,
+                               f"shortcode {child.meta['source']}: {exc}", "see the list of shortcodes in README.md")
                 child.content = child.meta["source"]
                 child.meta["failed"] = True
+
+
+def _in_field(env: dict, call: str, line: int, column: int) -> tuple[int, int]:
+    """Where ``call`` is written in the front-matter field the text came from (a folded value spreads
+    it over lines): the first place at or after the last one found, else the field's own line."""
+    first_line, lines = env["inline_source"]
+    needle = call.split("\n")[0][:60]
+    found_line, found_column = env.get("_inline_found", (0, 0))
+    for index in range(found_line, len(lines)):
+        at = lines[index].find(needle, found_column if index == found_line else 0)
+        if at >= 0:
+            env["_inline_found"] = (index, at + 1)
+            return first_line + index, at + 1
+    return line, column
+
+
+def _stripped_columns(state: StateCore, block: Any, line_index: int, line_start: int) -> int:
+    """The characters markdown-it took off the start of the block's ``line_index``-th line (a list
+    item's marker, indentation, a quote's ``>``): the source line ends with the inline line."""
+    if not block.map:
+        return 0
+    starts = state.env.get("_line_starts")
+    if starts is None:  # where each line of the body starts, found once per page
+        starts = state.env["_line_starts"] = [0, *(i + 1 for i, c in enumerate(state.src) if c == "\n")]
+    number = block.map[0] + line_index
+    if number >= len(starts):
+        return 0
+    end = starts[number + 1] - 1 if number + 1 < len(starts) else len(state.src)
+    source_line = state.src[starts[number]:end].rstrip()
+    line_end = block.content.find("\n", line_start)
+    inline_line = block.content[line_start:line_end if line_end >= 0 else len(block.content)].rstrip()
+    return max(len(source_line) - len(inline_line), 0) if source_line.endswith(inline_line) else 0
 
 
 def _render_shortcode(self: Any, tokens: list, idx: int, options: Any, env: dict) -> str:

@@ -177,7 +177,10 @@ class PageRenderer:
 
         def inline_markdown(text: str, field_path: tuple[str, ...]) -> str:
             line = page.front_matter.position(field_path).line
-            return render_inline(text, page.source, line, self.problems, md_env)
+            front = page.front_matter
+            # The field's lines in the file: a problem in the text is reported at its own line.
+            lines = (front.text or "").splitlines()[line - 1 - front.line_offset:]
+            return render_inline(text, page.source, line, self.problems, md_env, lines)
 
         def url(target: str) -> str:
             # The 404 page is served at any address, so its links cannot be relative.

@@ -59,23 +59,28 @@ class SiteView:
         # Where the calls to action lead in this language (data/site.yaml); a missing one is not shown.
         self.calls_to_action = {"sign_up": settings.sign_up_url, "providers": settings.providers_url}
         # Not through the tracked view: pages that show the form note what it reads (``GPU_NAMES``).
-        self.picker = self._picker({gpu_id: gpu.model for gpu_id, gpu in self.dataset.gpus.items()})
-
-    def _picker(self, models: dict[str, str]) -> dict[str, Any]:
-        """What the "compare two GPUs" form needs: its options (the same on every page: made once) and
-        the address of the pairs' folder. Empty without a pair to compare."""
-        ids = list(models)
+        self._picker_models = {gpu_id: gpu.model for gpu_id, gpu in self.dataset.gpus.items()}
+        self._picker_options: dict[str, Markup] = {}
+        ids = list(self._picker_models)
         first_pair = self.comparison_url(ids[0], ids[1]) if len(ids) > 1 else None
-        if first_pair is None:
+        self._picker_base = first_pair.rstrip("/").rsplit("/", 1)[0] + "/" if first_pair else None
+
+    def picker(self, first: str, second: str) -> dict[str, Any]:
+        """What the "compare two GPUs" form needs, ``first`` and ``second`` chosen in its two lists:
+        its options (each list made once per GPU chosen, for every page that chooses it) and the
+        address of the pairs' folder. Empty without a pair to compare."""
+        if self._picker_base is None:
             return {}
+        return {"options": (self._options(first), self._options(second)), "base": self._picker_base}
 
-        def options(selected: int) -> Markup:
-            return Markup("\n").join(
+    def _options(self, selected: str) -> Markup:
+        found = self._picker_options.get(selected)
+        if found is None:
+            found = self._picker_options[selected] = Markup("\n").join(
                 Markup('<option value="{}" data-order="{}"{}>{}</option>').format(
-                    gpu_id, index, Markup(" selected") if index == selected else "", model)
-                for index, (gpu_id, model) in enumerate(models.items()))
-
-        return {"options": (options(0), options(1)), "base": first_pair.rstrip("/").rsplit("/", 1)[0] + "/"}
+                    gpu_id, index, Markup(" selected") if gpu_id == selected else "", model)
+                for index, (gpu_id, model) in enumerate(self._picker_models.items()))
+        return found
 
     def url_of(self, layout: str) -> str | None:
         """The URL of a page every language has (home, catalogue, search…); None only after an error."""
@@ -112,7 +117,7 @@ class SiteView:
     def hreflang(self, page: Page) -> list[tuple[str, str]]:
         """Alternates for search engines: only real translations, and x-default: the root page, where
         a reader whose language the site does not have chooses one."""
-        if not LAYOUTS[page.meta.layout].sitemap:
+        if not page.indexable:
             return []
         translations = {code: found for code in self.languages
                         if (found := self.library.translation(page, code)) is not None}

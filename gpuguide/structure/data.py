@@ -191,7 +191,7 @@ class LlmModel(Strict):
     developer: str
     """who publishes it"""
     family: str | None = None
-    """the family its publisher releases it in, as its card names it (`Llama 3.1`, `Qwen3`): its page says how it differs from the others of its family (and from models of the same layers and attention)"""
+    """the family its publisher releases it in, as its card names it (`Llama 3.1`, `Qwen3`): its page says how it differs from the others of its family (and from models of the same layers and KV cache)"""
     license: str | None = None
     """the licence its card states (`Apache 2.0`); left out where none is on record"""
     release_date: dt.date | None = None
@@ -519,8 +519,9 @@ def _load(path: Path, problems: Problems) -> YamlDocument | None:
     return None if text is None else parse_yaml(text, path, problems)
 
 
-def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
-    """Load and validate ``data/``; report every problem; None when any was an error."""
+def load_dataset(data_dir: Path, problems: Problems, keep_partial: bool = False) -> Dataset | None:
+    """Load and validate ``data/``; report every problem; None when any was an error (with
+    ``keep_partial``: unless only the prices, anchors or measurements failed, loaded empty)."""
     before = len(problems.errors)
     files = {
         "config": data_dir / "site.yaml",
@@ -599,14 +600,26 @@ def load_dataset(data_dir: Path, problems: Problems) -> Dataset | None:
                 _check_ui_string_forms(ui, doc, path, problems)
         _check_ui_strings_complete(strings, files, ui_lines, problems)
 
-    if len(problems.errors) > before or not (config and gpu_file and price_file and use_case_file and model_file
-                                             and anchor_file and measured):
-        return None
-    return Dataset(config=config, gpus=gpus, prices=prices, prices_as_of=price_file.as_of,
-                   use_cases=list(use_case_file.use_cases), llm_models=llm_models,
-                   diffusion_models=diffusion_models, strings=strings, files=files,
-                   anchors=list(anchor_file.anchors), ui_lines=ui_lines,
-                   benchmarks=measured[0] if measured else {}, measurements=tuple(measured[1]) if measured else ())
+    errors = problems.errors[before:]
+    if not errors and config and gpu_file and price_file and use_case_file and model_file and anchor_file and measured:
+        return Dataset(config=config, gpus=gpus, prices=prices, prices_as_of=price_file.as_of,
+                       use_cases=list(use_case_file.use_cases), llm_models=llm_models,
+                       diffusion_models=diffusion_models, strings=strings, files=files,
+                       anchors=list(anchor_file.anchors), ui_lines=ui_lines,
+                       benchmarks=measured[0], measurements=tuple(measured[1]))
+    # With errors, a dataset is still made when only what no other record depends on failed (the
+    # prices, the anchors, the measurements: left empty), so that the build goes on to report the
+    # pages' own problems in the same run; it never publishes.
+    leaves = {problems.relative(files[name]) for name in ("prices", "anchors", "measurements")}
+    if keep_partial and config and gpu_file and use_case_file and model_file and len(strings) == len(config.languages) \
+            and all(problem.path in leaves for problem in errors):
+        return Dataset(config=config, gpus=gpus, prices=prices if price_file else {},
+                       prices_as_of=price_file.as_of if price_file else dt.date.min,
+                       use_cases=list(use_case_file.use_cases), llm_models=llm_models,
+                       diffusion_models=diffusion_models, strings=strings, files=files,
+                       anchors=list(anchor_file.anchors) if anchor_file else [], ui_lines=ui_lines,
+                       benchmarks=measured[0] if measured else {}, measurements=tuple(measured[1]) if measured else ())
+    return None
 
 
 def _check_ui_string_forms(ui: UiStrings, doc: YamlDocument, path: Path, problems: Problems) -> None:

@@ -1,8 +1,10 @@
 """Loading pages: every Markdown file of every language, parsed and validated, with a cache.
 
 A file whose state (size, times, inode: ``sources.file_state``, taken before reading) is unchanged
-since the last load is not read again: its front matter comes from the content cache. A cold load
-of thousands of files parses on every core.
+since the last load is not read again: its front matter comes from the content cache. A state too
+close to the snapshot to tell an edit made just after it (``cached.settled``) is saved so that it
+never matches: that file is read again, and compared by its text's digest. A cold load of
+thousands of files parses on every core.
 """
 
 from __future__ import annotations
@@ -13,18 +15,20 @@ import hashlib
 import multiprocessing as mp
 import os
 import re
-from pathlib import Path
+import time
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
+from gpuguide import cached
+from gpuguide.cached import Invalid
 from gpuguide.errors import Problems
+from gpuguide.processes import die_with_parent
 from gpuguide.structure.data import Dataset
 from gpuguide.structure.library import Library
 from gpuguide.structure.pages import Page, PageMeta, generated_pages
-from gpuguide import pickled
-from gpuguide.processes import die_with_parent
 from gpuguide.structure.schema import validate
 from gpuguide.structure.sources import (FRONT_MATTER_OFFSET, FileState, YamlDocument, file_state, read_text,
                                         split_front_matter, walk_files)
@@ -51,29 +55,59 @@ ParsedSources = dict[str, ParsedSource]
 
 class ContentCache:
     """Each Markdown file's front matter as last parsed and validated, so a load parses only the files
-    whose state changed. Valid for one code version; saved as plain tuples (pickle reads those in C),
-    as a ``pickled.Journal``: a build after an edit appends the entries of the files it parsed."""
+    whose state changed. Valid for one code version; saved as a ``cached.Journal`` (one flat list per
+    file): a build after an edit appends the entries of the files it parsed."""
 
-    def __init__(self, sources: ParsedSources | None = None, journal: pickled.Journal | None = None):
+    def __init__(self, sources: ParsedSources | None = None, journal: cached.Journal | None = None):
         self.sources: ParsedSources = sources or {}
         self._journal = journal
+        self.taken_ns: int | None = None  # when the states of ``sources`` were taken (``load_library``)
 
     @classmethod
-    def load(cls, path: Path, key: str) -> "ContentCache":
-        journal = pickled.Journal.load(path, key)
-        try:
-            # The state stays a plain tuple, equal to the ``FileState`` it was saved from.
-            sources = {source: ParsedSource._make(entry) for source, entry in journal.entries.items()}
-        except TypeError:  # written by another version of this class
-            return cls()
-        journal.entries = dict(sources)  # what a later save compares with: ``load_library`` keeps these objects
-        return cls(sources, journal)
+    def load(cls, path: Path, key: str) -> ContentCache:
+        journal = cached.Journal.load(path, key, _decode_sources)
+        # ``load_library`` keeps the very objects loaded for the files unchanged: a later save
+        # compares with them.
+        return cls(dict(journal.entries), journal)
 
     def save(self, path: Path, key: str) -> None:
         journal = self._journal
         if journal is None or journal.path != path or journal.key != key:
-            journal = self._journal = pickled.Journal(path, key)
-        journal.save(self.sources, {}, lambda entry: (tuple(entry.state), *entry[1:]))
+            journal = self._journal = cached.Journal(path, key)
+        taken_ns = self.taken_ns if self.taken_ns is not None else time.time_ns()
+        journal.save(self.sources, {}, lambda sources: _encode_sources(sources, taken_ns))
+
+
+#: The size saved for a state that is not ``settled``: no file has it, so the file is read again.
+_UNSETTLED = -1
+
+
+def _encode_sources(sources: ParsedSources, taken_ns: int) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    for name, source in sources.items():
+        size, mtime_ns, ctime_ns, inode = source.state
+        if not cached.settled(source.state, taken_ns):
+            size = _UNSETTLED
+        rows.append([name, size, mtime_ns, ctime_ns, inode, *source[1:]])
+    return rows
+
+
+def _decode_sources(saved: Any) -> ParsedSources:
+    if type(saved) is not list:
+        raise Invalid("the content cache's entries")
+    sources: ParsedSources = {}
+    for row in saved:
+        (name, size, mtime_ns, ctime_ns, inode, digest, body_digest, translation_hash, meta_digest, meta,
+         front_matter, yaml, body_offset, body_line) = row
+        if (type(name) is not str or not all(type(n) is int for n in (size, mtime_ns, ctime_ns, inode))
+                or not all(type(t) is str for t in (digest, body_digest, translation_hash, meta_digest, yaml))
+                or type(meta) is not dict or type(front_matter) is not dict
+                or type(body_offset) is not int or type(body_line) is not int or body_offset < 0 or body_line < 0):
+            raise Invalid("an entry of the content cache")
+        # The state stays a plain tuple, equal to the ``FileState`` it was saved from.
+        sources[name] = ParsedSource((size, mtime_ns, ctime_ns, inode), digest, body_digest,  # type: ignore[arg-type]
+                                     translation_hash, meta_digest, meta, front_matter, yaml, body_offset, body_line)
+    return sources
 
 
 def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
@@ -87,12 +121,16 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     the files that loaded without a problem. With ``parallel`` and nothing cached
     (a cold build of ten thousand pages), files are parsed on every core: worker processes parse
     all but the first share, which this process parses meanwhile. ``states``: the files' states the
-    build took before reading anything (``rebuild.input_states``), not taken again.
+    build took before reading anything (``rebuild.input_states``: a ``cached.Snapshot``, which says
+    when), not taken again.
     """
     parsed = cache.sources if cache is not None else None
     previous = dict(parsed) if parsed is not None else {}
-    if parsed is not None:
-        parsed.clear()
+    if cache is not None:
+        cache.sources.clear()
+        # What the states it will hold are judged against (``cached.settled``): when the build's
+        # snapshot was taken (``cached.Snapshot``), else now, before this load takes any.
+        cache.taken_ns = states.taken_ns if isinstance(states, cached.Snapshot) else time.time_ns()
     pages: list[Page] = []
     unreadable: list[tuple[str, Path]] = []
     languages = (list(dataset.config.languages) if dataset is not None

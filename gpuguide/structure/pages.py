@@ -8,7 +8,6 @@ pair of GPUs or per model, whose ``subject`` says which.
 from __future__ import annotations
 
 import hashlib
-import itertools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal, Union
@@ -20,6 +19,7 @@ from gpuguide.errors import Problems
 from gpuguide.structure.data import Dataset, DiffusionModel, Gpu, LlmModel
 from gpuguide.structure.language import fill, placeholders
 from gpuguide.structure.layouts import GENERATOR_LAYOUTS, LAYOUTS, Layout
+from gpuguide.structure.pairs import gpu_pairs, weighed
 from gpuguide.structure.schema import Strict, pattern_hint
 from gpuguide.structure.sources import YamlDocument, read_project_file
 
@@ -152,6 +152,25 @@ class PairSubject:
     def ids(self) -> tuple[str, ...]:
         return (self.first.id, self.second.id)
 
+    @property
+    def weighed(self) -> bool:
+        """Whether buyers weigh these two GPUs against each other (``structure.pairs``): if not, the
+        page is ``noindex`` and out of the sitemap, reachable from the "compare two GPUs" form."""
+        return weighed(self.first, self.second)
+
+
+@dataclass(frozen=True)
+class ReversedPairSubject:
+    """The address of a pair in the other order (``/en/compare/h100-sxm-vs-h200/`` for the page
+    ``h200-vs-h100-sxm``): a small ``noindex`` page that sends the reader to the pair's page.
+    ``pair`` is that page's subject; the ids are its ids reversed."""
+
+    pair: PairSubject
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return (self.pair.second.id, self.pair.first.id)
+
 
 @dataclass(frozen=True)
 class ModelSubject:
@@ -165,7 +184,7 @@ class ModelSubject:
         return (self.model.id,)
 
 
-Subject = Union[GpuSubject, PairSubject, ModelSubject]
+Subject = Union[GpuSubject, PairSubject, ReversedPairSubject, ModelSubject]
 
 
 @dataclass
@@ -203,8 +222,21 @@ class Page:
 
     @cached_property
     def meta_digest(self) -> str:
-        """The front matter as validated (its JSON), digested: part of what every page's cache key covers."""
-        return hashlib.blake2b(self.meta.model_dump_json().encode("utf-8"), digest_size=16).hexdigest()
+        """The front matter as validated (its JSON) and whether the page is indexed (a pair's page
+        is, or not, by its GPUs' data), digested: part of what every page's cache key covers, so
+        the sitemap follows a change of either."""
+        text = self.meta.model_dump_json() + ("" if self.indexable else "\0noindex")
+        return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+    @property
+    def indexable(self) -> bool:
+        """Listed in sitemap.xml and open to search engines (else ``noindex``): what its layout says
+        (``structure.layouts``); a pair's page only when buyers weigh the pair (``structure.pairs``);
+        a pair's other order (a redirect) never."""
+        subject = self.subject
+        if not LAYOUTS[self.meta.layout].sitemap or isinstance(subject, ReversedPairSubject):
+            return False
+        return subject.weighed if isinstance(subject, PairSubject) else True
 
     @cached_property
     def translation_hash(self) -> str:
@@ -233,14 +265,11 @@ class Page:
         return self.meta.layout in GENERATOR_LAYOUTS and self.subject is None
 
 
-def gpu_pairs(gpu_ids: list[str]) -> list[tuple[str, str]]:
-    """Every unordered pair of GPUs once, the first in dataset order: n·(n−1)/2 pairs."""
-    return list(itertools.combinations(gpu_ids, 2))
-
-
 def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> list[Page]:
     """The pages a generator layout makes: one per GPU (``gpu``), per pair of GPUs (``comparison``),
-    per model (``model``: language models, then image and video models).
+    per model (``model``: language models, then image and video models). A pair has its page at
+    ``<a>-vs-<b>``, the GPUs in dataset order, and a redirect to it at ``<b>-vs-<a>``
+    (``ReversedPairSubject``), with the page's title: a reader may type either order.
 
     Their title is the pattern page's title with ``{model}`` (or ``{a}`` and ``{b}``) filled in with
     the GPUs' short names (titles must stay short: search engines cut them beyond 60 characters);
@@ -259,9 +288,11 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
             records = [(ModelSubject(model), {"model": model.name}) for model in models]
             allowed = "{model}"
         else:
-            records = [(PairSubject(dataset.gpus[a], dataset.gpus[b]),
-                        {"a": dataset.gpus[a].short_name, "b": dataset.gpus[b].short_name})
-                       for a, b in gpu_pairs(list(dataset.gpus))]
+            records = []
+            for a, b in gpu_pairs(list(dataset.gpus)):
+                pair = PairSubject(dataset.gpus[a], dataset.gpus[b])
+                names = {"a": pair.first.short_name, "b": pair.second.short_name}
+                records += [(pair, names), (ReversedPairSubject(pair), names)]
             allowed = "{a} and {b}"
         if not records:
             continue

@@ -394,14 +394,47 @@ def test_the_command_line_exits_1_without_a_traceback(project: Path, case: str):
     assert fingerprint(project / "site") == before
 
 
-def test_all_problems_of_a_run_are_reported_together(project: Path):
-    for case in ("number with a unit", "zero price", "typo in a front-matter key"):
+@pytest.mark.parametrize("cases", [
+    ("number with a unit", "zero price", "typo in a front-matter key"),
+    # A bad price, an unknown GPU id in a page's table and an unknown shortcode in another page's
+    # body: three stages (data, pages, rendering), one run.
+    ("zero price", "unknown GPU id", "unknown shortcode"),
+    ("anchor with an unknown model", "unknown column", "unknown shortcode", "undefined template variable"),
+])
+def test_all_problems_of_a_run_are_reported_together(project: Path, cases: tuple[str, ...]):
+    for case in cases:
         CASES[case].apply(project)
+    before = fingerprint(project / "site")
     with pytest.raises(BuildFailed) as failure:
         build(project)
     text = "\n".join(str(problem) for problem in failure.value.problems)
-    for case in ("number with a unit", "zero price", "typo in a front-matter key"):
-        assert CASES[case].message in text
+    for case in cases:
+        assert f"{CASES[case].file}:{line_of(project, CASES[case])}:" in text and CASES[case].message in text, case
+    assert fingerprint(project / "site") == before
+
+
+#: A body's problems at their line and column: in a sentence, a list item, a quote, and in a
+#: table note folded over several lines of the front matter.
+COLUMN_CASES = [
+    (FR_GUIDE, "---\nUn guide court.\n", "---\nUn guide {{ inconnu_a }} court.\n", "{{ inconnu_a }}"),
+    (FR_GUIDE, "---\nUn guide court.\n", "---\nUn guide court.\n\n- Un point {{ inconnu_b }} ici\n", "{{ inconnu_b }}"),
+    (FR_GUIDE, "---\nUn guide court.\n", "---\nUn guide court.\n\n> Cité {{ inconnu_c }}\n", "{{ inconnu_c }}"),
+    (FR_USE_CASE, "table_note: Estimations prudentes, en comptant {{ usable_memory_share }} de la mémoire.",
+     "table_note: >-\n  Estimations prudentes,\n  en comptant {{ usable_memory_share }} de la mémoire\n"
+     "  et {{ inconnu_d }} aussi.", "{{ inconnu_d }}"),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "needle"), COLUMN_CASES, ids=["sentence", "list item", "quote", "table note"])
+def test_body_problems_point_at_their_line_and_column(project: Path, file: str, old: str, new: str, needle: str):
+    replace(file, old, new)(project)
+    with pytest.raises(BuildFailed) as failure:
+        build(project)
+    lines = (project / file).read_text(encoding="utf-8").splitlines()
+    line = next(number for number, text in enumerate(lines, 1) if needle in text)
+    column = lines[line - 1].index(needle) + 1
+    found = [str(problem) for problem in failure.value.problems]
+    assert any(text.startswith(f"{file}:{line}:{column}: ") for text in found), found
 
 
 def test_check_reports_the_same_and_writes_nothing(project: Path):
