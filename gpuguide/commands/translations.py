@@ -18,8 +18,9 @@ def run(project: Project, args: argparse.Namespace) -> int:
 
     site = load(project, Options(parallel=False))
     if args.stamp is not None:
+        # A relative path is the working folder's when it names a file of the project there, else the project's.
         path = args.stamp if args.stamp.is_absolute() else Path.cwd() / args.stamp
-        if not path.exists() and not args.stamp.is_absolute():
+        if not args.stamp.is_absolute() and not (path.exists() and path.resolve().is_relative_to(project.root.resolve())):
             path = project.root / args.stamp
         try:
             digest = stamp(path, site.library, site.dataset)
