@@ -7,10 +7,15 @@ results never mix languages. Only ``<main data-pagefind-body>`` is indexed (not 
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import cbor2
 
 from gpuguide.errors import Problems
 
@@ -30,15 +35,51 @@ def build_search_index(site_dir: Path, problems: Problems) -> None:
                        f"the search index could not be built: {detail[-1] if detail else 'Pagefind failed'}",
                        "install Pagefind: pip install 'pagefind[extended]'")
     else:
-        _sort_entry(site_dir / "pagefind" / "pagefind-entry.json")
+        make_deterministic(site_dir / "pagefind")
 
 
-def _sort_entry(entry: Path) -> None:
-    """Pagefind lists the languages of its entry file in hash-map order, which changes from run to
-    run; sorting them makes two builds of the same input byte-identical (the JSON means the same)."""
-    if not entry.is_file():
+#: The header of Pagefind's data files (then CBOR, the whole gzip-compressed).
+MAGIC = b"pagefind_dcd"
+
+
+def make_deterministic(folder: Path) -> None:
+    """Make two indexes of the same site byte-identical. Pagefind writes its filters (a page's type)
+    and the languages of its entry file in hash-map order, which changes from run to run, and
+    names each file by a hash of its bytes: the filters are sorted, written again (gzip without a
+    timestamp) under a name from their new bytes, and the metadata that names them, then the entry
+    file that names the metadata, follow. The files mean exactly what they meant."""
+    entry_file = folder / "pagefind-entry.json"
+    if not entry_file.is_file():
         return
-    data = json.loads(entry.read_text(encoding="utf-8"))
-    if isinstance(data.get("languages"), dict):
-        data["languages"] = dict(sorted(data["languages"].items()))
-    entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    entry = json.loads(entry_file.read_text(encoding="utf-8"))
+    for lang, language in sorted(entry.get("languages", {}).items()):
+        if "hash" not in language:
+            continue
+        meta_file = folder / f"pagefind.{language['hash']}.pf_meta"
+        meta = _read(meta_file)
+        renamed = {}
+        for pair in meta[3]:  # the filters: [name, its file's hash]
+            old = folder / "filter" / f"{pair[1]}.pf_filter"
+            name, values = _read(old)
+            data = _write_bytes([name, sorted(values, key=lambda value: value[0])])
+            renamed[pair[1]] = new = f"{lang}_{hashlib.sha256(data).hexdigest()[:7]}"
+            old.unlink()
+            (folder / "filter" / f"{new}.pf_filter").write_bytes(data)
+        meta[3] = sorted([[pair[0], renamed[pair[1]]] for pair in meta[3]])
+        data = _write_bytes(meta)
+        meta_file.unlink()
+        language["hash"] = f"{lang}_{hashlib.sha256(data).hexdigest()[:10]}"
+        (folder / f"pagefind.{language['hash']}.pf_meta").write_bytes(data)
+    entry["languages"] = dict(sorted(entry.get("languages", {}).items()))
+    entry_file.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+def _read(path: Path) -> Any:
+    raw = gzip.decompress(path.read_bytes())
+    if not raw.startswith(MAGIC):
+        raise ValueError(f"{path}: not a Pagefind data file")
+    return cbor2.loads(raw[len(MAGIC):])
+
+
+def _write_bytes(value: Any) -> bytes:
+    return gzip.compress(MAGIC + cbor2.dumps(value), mtime=0)

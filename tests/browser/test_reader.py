@@ -5,6 +5,8 @@ no console errors, and zero axe-core violations; plus the Nu HTML Checker on eve
 
 from __future__ import annotations
 
+import re
+
 import json
 import shutil
 import subprocess
@@ -141,6 +143,35 @@ def test_sorting_by_formatted_numbers_uses_the_value_not_the_text(page: Page, si
     assert values == sorted(values) and values[-1] == 2250
 
 
+@pytest.mark.parametrize(("path", "memory", "publisher"), [("/fr/modeles/", "Mémoire, conversation", "Éditeur"),
+                                                           ("/en/models/", "Memory, chat workload", "Publisher")])
+def test_the_models_index_sorts_each_size_group_by_any_column(page: Page, site_url: str, path: str, memory: str,
+                                                              publisher: str):
+    # Each size group's table sorts on its own: by the memory a chat needs (data-value, in GB), by
+    # the publisher (text), and back to the largest first.
+    open_page(page, site_url + path, 1280)
+    table = page.locator("section.size-group[data-size='10b-to-40b'] table")
+    rows_before = table.locator("tbody tr").count()
+    button = table.get_by_role("button", name=memory)
+    button.click()
+    expect(table.locator("thead th", has=page.get_by_role("button", name=memory))).to_have_attribute(
+        "aria-sort", "ascending")
+    values = table.locator("tbody td:nth-child(6)").evaluate_all(
+        "cells => cells.map(c => parseFloat(c.getAttribute('data-value')))")
+    assert len(values) == rows_before > 1 and values == sorted(values)
+    button.click()
+    values = table.locator("tbody td:nth-child(6)").evaluate_all(
+        "cells => cells.map(c => parseFloat(c.getAttribute('data-value')))")
+    assert values == sorted(values, reverse=True)
+    table.get_by_role("button", name=publisher).click()
+    names = table.locator("tbody td:nth-child(2)").all_inner_texts()
+    assert names == sorted(names, key=str.casefold)
+    # The other groups keep their order: smallest first.
+    other = page.locator("section.size-group[data-size='up-to-10b'] tbody td:nth-child(3)").evaluate_all(
+        "cells => cells.map(c => parseFloat(c.getAttribute('data-value')))")
+    assert other == sorted(other)
+
+
 @pytest.mark.parametrize(("path", "expected"), [("/fr/recherche/", "/fr/gpu/h100-sxm/"),
                                                 ("/en/search/", "/en/gpus/h100-sxm/")])
 def test_search_finds_a_gpu_page_in_the_current_language(page: Page, site_url: str, path: str, expected: str):
@@ -153,6 +184,33 @@ def test_search_finds_a_gpu_page_in_the_current_language(page: Page, site_url: s
     language = path.split("/")[1]
     assert all(href.startswith(f"/{language}/") for href in hrefs)
     assert errors == []
+
+
+@pytest.mark.parametrize(("path", "query", "expected"), [
+    ("/fr/recherche/", "Blender", "/fr/rendu-3d-effets-visuels/"), ("/en/search/", "Blender", "/en/3d-rendering-vfx/"),
+    ("/fr/recherche/", "Stable Diffusion", "/fr/generation-images-videos/"),
+    ("/en/search/", "Stable Diffusion", "/en/image-video-generation/")])
+def test_search_finds_a_use_case_by_the_software_readers_name(page: Page, site_url: str, path: str, query: str,
+                                                              expected: str):
+    """The pages' keywords (front matter) are found; excerpts are prose, never table cells run together."""
+    open_page(page, site_url + path, 375)
+    page.fill("#search-query", query)
+    results = page.locator(".search-results li")
+    expect(results.first).to_be_visible(timeout=10_000)
+    hrefs = results.locator("a").evaluate_all("links => links.map(a => new URL(a.href).pathname)")
+    assert expected in hrefs
+    for excerpt in results.locator("p").all_inner_texts():
+        assert not re.search(r"[a-zé](GPU|Prix|Price|Mémoire|Memory)[A-Z/]", excerpt), excerpt
+
+
+def test_switching_language_on_the_search_page_keeps_the_query(page: Page, site_url: str):
+    open_page(page, site_url + "/fr/recherche/", 1280)
+    page.fill("#search-query", "H100 SXM")
+    expect(page.locator(".search-results li").first).to_be_visible(timeout=10_000)
+    page.locator(".language-switcher a[hreflang=en]").click()
+    page.wait_for_url("**/en/search/**")
+    expect(page.locator("#search-query")).to_have_value("H100 SXM")
+    expect(page.locator(".search-results li").first).to_be_visible(timeout=10_000)
 
 
 @pytest.fixture(scope="module")

@@ -126,3 +126,18 @@ def test_the_problem_names_the_projects_settings_from_any_current_folder(tmp_pat
     problems = Problems(tmp_path)
     build_search_index(tmp_path / "site", problems)
     assert [p.path for p in problems.errors] == ["data/site.yaml"]
+
+
+@pytest.mark.slow
+def test_two_clean_builds_are_byte_identical_search_index_included(tmp_path: Path):
+    """The README's promise, the search index included: Pagefind's filters and metadata come in
+    hash-map order; sorted and renamed, two builds of the same input are the same bytes."""
+    from sites import build, fingerprint, tiny_project
+
+    sites = []
+    for name in ("first", "second"):
+        root = tiny_project(tmp_path / name)
+        build(root, search=True)
+        sites.append(fingerprint(root / "site"))
+    assert any(path.startswith("pagefind/filter/") for path in sites[0])
+    assert sites[0] == sites[1]
