@@ -115,7 +115,7 @@ class BottomLine:
     criteria: dict[str, str] = field(default_factory=dict)  # role → the column id the decision used
 
 
-class _Writer:
+class Writer:
     """Fills the bottom lines' UI strings of one page, remembering what the page stated so far."""
 
     def __init__(self, language: Language, names: tuple[str, str]):
@@ -245,7 +245,7 @@ def _first(standings: list[Standing], wanted: str) -> Standing | None:
     return known[0] if known else None
 
 
-def decide(table: Table, offers: tuple[bool, bool], writer: _Writer) -> BottomLine:
+def decide(table: Table, offers: tuple[bool, bool], writer: Writer) -> BottomLine:
     """The bottom line for the two GPUs of ``table`` (whose columns are one use case's criteria);
     ``offers``: whether each has a live offer. The cases, in the order they are tried:
 
@@ -370,7 +370,7 @@ def decide(table: Table, offers: tuple[bool, bool], writer: _Writer) -> BottomLi
     return line("tie", None, writer.sentence(start, writer.fill("bottom_tie", pace=pace)))
 
 
-def offer_note(prices: Table, writer: _Writer) -> Markup | None:
+def offer_note(prices: Table, writer: Writer) -> Markup | None:
     """What the page says once about offers, before the bottom lines: that neither GPU has one (the
     bottom lines compare them on paper), or which one has; None when both have."""
     offered = [row.cells[0].state == "value" for row in prices.rows]
@@ -397,7 +397,7 @@ def summary(prices: Table, use_cases: list[Table], language: Language) -> Summar
     each use case's two-row table of its criteria, in the page's order. A ``NEITHER`` line is kept
     (its text empty): the page leaves that use case out."""
     first, second = prices.rows
-    writer = _Writer(language, (first.gpu.short_name, second.gpu.short_name))
+    writer = Writer(language, (first.gpu.short_name, second.gpu.short_name))
     note = offer_note(prices, writer)
     offers = (first.cells[0].state == "value", second.cells[0].state == "value")
     return Summary(note, [decide(table, offers, writer) for table in use_cases])

@@ -224,8 +224,9 @@ class Page:
     def meta_digest(self) -> str:
         """The front matter as validated (its JSON) and whether the page is indexed (a pair's page
         is, or not, by its GPUs' data), digested: part of what every page's cache key covers, so
-        the sitemap follows a change of either."""
-        text = self.meta.model_dump_json() + ("" if self.indexable else "\0noindex")
+        the sitemap follows a change of either. ``translated_from`` is left out: no page shows it
+        (stamping a translation re-renders nothing)."""
+        text = self.meta.model_dump_json(exclude={"translated_from"}) + ("" if self.indexable else "\0noindex")
         return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
     @property

@@ -14,6 +14,7 @@ from gpuguide.build.pipeline import Options, load
 from gpuguide.build.sitemap import robots_txt, sitemap_xml
 from gpuguide.project import Project
 from gpuguide.structure.library import Library
+from gpuguide.structure.pages import Page, PairSubject, ReversedPairSubject
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
 BASE = "https://gpus.example.org"
@@ -58,16 +59,27 @@ def test_the_root_page_comes_first_with_each_home_page_and_x_default(library: Li
 def test_every_indexable_page_is_listed_once_and_search_and_404_pages_never(library: Library):
     locs = [loc for loc, _ in _entries(sitemap_xml(library, BASE, ["fr", "en"]))]
     assert len(locs) == len(set(locs))
-    # The search and "not found" pages are `noindex`; everything else that is published is listed.
-    expected = {f"{BASE}{page.url}" for page in library.published if page.meta.layout not in ("search", "not_found")}
+    # The search and "not found" pages are `noindex`; so are the pairs of GPUs no buyer weighs (the
+    # larger memory over three times the smaller: Card's 24 GB against 80) and a pair's other order
+    # (a redirect); everything else that is published is listed.
+    def listed(page: Page) -> bool:
+        if page.meta.layout in ("search", "not_found") or isinstance(page.subject, ReversedPairSubject):
+            return False
+        if isinstance(page.subject, PairSubject):
+            memories = sorted(gpu.memory_gb for gpu in (page.subject.first, page.subject.second))
+            return memories[1] <= 3 * memories[0]
+        return True
+    expected = {f"{BASE}{page.url}" for page in library.published if listed(page)}
     assert set(locs[1:]) == expected
-    for url in ("/fr/recherche/", "/en/search/", "/fr/404/", "/en/404/"):
+    for url in ("/fr/recherche/", "/en/search/", "/fr/404/", "/en/404/", "/fr/comparer/big-vs-card/",
+                "/en/compare/pcie-vs-card/", "/fr/comparer/pcie-vs-big/"):
         assert f"{BASE}{url}" not in locs
-    # Generated pages are there too: one per GPU, per pair, per model.
+    # Generated pages are there too: one per GPU, per pair buyers weigh, per model.
     for url in ("/fr/gpu/big/", "/en/gpus/card/", "/fr/comparer/big-vs-pcie/", "/en/models/image-model/"):
         assert f"{BASE}{url}" in locs
-    # 19 published pages a language, minus search and 404, in two languages; and the root page.
-    assert len(locs) == 2 * (19 - 2) + 1
+    # 22 published pages a language (3 pairs and their 3 other orders among them), minus search, 404,
+    # the 3 other orders and the 2 pairs with Card, in two languages; and the root page.
+    assert len(locs) == 2 * (22 - 2 - 3 - 2) + 1
     assert locs[1:] == sorted(locs[1:])  # a stable order: by URL
 
 
@@ -76,7 +88,7 @@ def test_a_page_lists_itself_and_its_translation_as_alternates(library: Library)
     expected = {"fr": f"{BASE}/fr/entrainement/", "en": f"{BASE}/en/training/", "x-default": f"{BASE}/"}
     assert entries[f"{BASE}/fr/entrainement/"] == expected
     assert entries[f"{BASE}/en/training/"] == expected
-    assert entries[f"{BASE}/en/compare/big-vs-card/"]["fr"] == f"{BASE}/fr/comparer/big-vs-card/"
+    assert entries[f"{BASE}/en/compare/big-vs-pcie/"]["fr"] == f"{BASE}/fr/comparer/big-vs-pcie/"
 
 
 def test_alternates_are_reciprocal_and_point_to_listed_pages(library: Library):

@@ -3,12 +3,15 @@ on the tiny site's pages. Expected links come from its content files, figures fr
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Any
 
 import pytest
+import yaml
+from bs4 import BeautifulSoup
 from markupsafe import Markup
-from sites import tiny_project
+from sites import build, tiny_project
 
 from gpuguide.build.pipeline import Options, Site, load
 from gpuguide.figures.columns import CATALOGUE_COLUMNS, build_table
@@ -63,6 +66,12 @@ def _links(links: list[Link]) -> list[tuple[str, str | None]]:
     return [(link.label, link.url) for link in links]
 
 
+def _selected(picker: dict[str, Any]) -> list[str]:
+    """The GPU the "compare two GPUs" form has chosen in each of its two lists."""
+    return [BeautifulSoup(str(options), "lxml").select_one("option[selected]")["value"]
+            for options in picker["options"]]
+
+
 def test_every_layout_has_a_context_function() -> None:
     assert set(CONTEXTS) == set(LAYOUTS)
 
@@ -100,24 +109,70 @@ def test_use_case_context(site: Site) -> None:
     # The table note goes through the page's inline Markdown, at its field's path.
     assert isinstance(context["table_note_html"], Markup)
     assert str(context["table_note_html"]) == f"<em>table_note</em> {page.meta.table_note}"
-    # Every pair of the table's GPUs, in dataset order.
-    assert _links(context["comparisons"]) == [("Big – Pcie", "/fr/comparer/big-vs-pcie/"),
-                                              ("Big – Card", "/fr/comparer/big-vs-card/"),
-                                              ("Pcie – Card", "/fr/comparer/pcie-vs-card/")]
+    # The pairs buyers weigh among the table's GPUs, each GPU with its closest alternative: Big and
+    # Pcie (80 GB each); Card (24 GB) has less than a third of their memory, so no pair of its own.
+    assert _links(context["comparisons"]) == [("Big – Pcie", "/fr/comparer/big-vs-pcie/")]
     assert context["other_use_cases"] == []  # the tiny site has one use case: this one
     assert _links(context["model_links"]) == [("Small LLM", "/fr/modeles/small-llm/"),
                                               ("Big LLM", "/fr/modeles/big-llm/")]
     assert context["value_table"] is None and context["price_notes"] == []  # no price_performance: columns
     assert context["picker"]["base"] == "/fr/comparer/"
+    assert _selected(context["picker"]) == ["big", "pcie"]  # the form opens on the page's closest pair
     assert GPU_NAMES in given.reads.keys  # the page shows the form: it depends on the GPUs' names
 
 
 def test_home_context(site: Site) -> None:
-    context, _ = _context(site, "/en/")
+    context, given = _context(site, "/en/")
     assert _links(context["use_cases"]) == [("GPUs for training", "/en/training/")]
     assert context["comparisons_index"].url == "/en/compare/"
+    assert context["models_index"].url == "/en/models/"
     assert _links(context["guides"]) == [("First guide", "/en/guides/first-guide/")]
     assert _links(_context(site, "/fr/guides/")[0]["guides"]) == [("Premier guide", "/fr/guides/premier-guide/")]
+    # data/prices.yaml: Card 0.50 $/h, Big 2.88 $/h, Pcie no offer. The training page's table lists
+    # all three: its card names the cheapest one with an offer; the offers table lists the priced
+    # GPUs, cheapest first.
+    assert context["use_case_cheapest"] == {"/en/training/": "Cheapest suitable GPU: Card, from $0.50/h"}
+    offers = context["offers"]
+    assert [row.gpu.id for row in offers.rows] == ["card", "big"]
+    assert offers.column_ids == ("price", "memory")
+    assert [row.cells[0].text for row in offers.rows] == ["from $0.50", "from $2.88"]
+    assert {("prices", "card"), ("prices", "big"), ("prices", "pcie")} <= given.reads.keys  # a new offer changes it
+    french, _ = _context(site, "/fr/")
+    assert french["use_case_cheapest"] == {"/fr/entrainement/": f"GPU adapté le moins cher{NBSP}: Card, dès 0,50{NBSP}$US/h"}
+
+
+def test_every_layout_gets_the_market_state(site: Site) -> None:
+    """data/site.yaml's ``market`` (pre-launch by default): the call to action and the price notes follow it."""
+    for url in ("/en/", "/fr/entrainement/", "/fr/guides/premier-guide/", "/en/gpus/", "/en/models/big-llm/"):
+        assert _context(site, url)[0]["market"] == "pre-launch"
+    opened = dataclasses.replace(site.dataset, config=site.dataset.config.model_copy(update={"market": "open"}))
+    given = _given(site, "/en/")
+    given = dataclasses.replace(given, dataset=tracked_dataset(opened, given.reads))
+    assert CONTEXTS["home"](given)["market"] == "open"
+
+
+@pytest.mark.parametrize("market", ["pre-launch", "open"])
+def test_the_call_to_action_and_the_price_note_follow_the_market(tmp_path, market: str) -> None:
+    """One call to action (signing up, worded for the market's state) and the providers' line; the
+    price note says, before the launch only, that the offers can be rented from launch day."""
+    root = tiny_project(tmp_path / "tiny")
+    settings = root / "data" / "site.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8") + f"market: {market}\n", encoding="utf-8")
+    build(root)
+    ui = yaml.safe_load((root / "data" / "ui" / "fr.yaml").read_text(encoding="utf-8"))["strings"]
+    for page in ("fr/index.html", "fr/entrainement/index.html"):
+        soup = BeautifulSoup((root / "site" / page).read_text(encoding="utf-8"), "lxml")
+        boxes = soup.select("section.call-to-action")
+        assert len(boxes) == 1 and len(soup.select("main a.button")) == 1
+        state = "launch" if market == "pre-launch" else "open"
+        assert boxes[0].h2.get_text() == ui[f"{state}_title"]
+        assert boxes[0].select_one("a.button").get_text() == ui[f"{state}_action"]
+        assert boxes[0].select_one("a.button")["href"] == "https://tiny.example.com/fr/inscription"
+        providers = soup.select_one(".call-to-action.providers")
+        assert providers.select_one("a")["href"] == "https://tiny.example.com/fr/fournisseurs"
+        assert providers.select(".button") == []
+        notes = " ".join(note.get_text() for note in soup.select(".table-note"))
+        assert notes and ("lancement" in notes) == (market == "pre-launch")
 
 
 def test_catalogue_context_groups_gpus_by_segment(site: Site) -> None:
@@ -133,8 +188,9 @@ def test_catalogue_context_groups_gpus_by_segment(site: Site) -> None:
 def test_gpu_context(site: Site) -> None:
     context, given = _context(site, "/fr/gpu/big/")
     assert context["gpu"].id == "big"
-    assert _links(context["comparisons"]) == [("Pcie", "/fr/comparer/big-vs-pcie/"),
-                                              ("Card", "/fr/comparer/big-vs-card/")]
+    # Only the pairs buyers weigh: Card has less than a third of Big's memory (24 GB against 80).
+    assert _links(context["comparisons"]) == [("Pcie", "/fr/comparer/big-vs-pcie/")]
+    assert _selected(context["picker"]) == ["big", "pcie"]  # this GPU and its closest alternative
     specs = {column_id: cell.text for _, column_id, cell in context["specs"]}
     assert specs["memory"] == f"80{NNBSP}Go" and specs["launch_year"] == "2022"
     # The use case's table, without the specifications the page already shows.
@@ -156,45 +212,81 @@ def test_comparison_context(site: Site) -> None:
     assert (rows["bf16"].ratio.replace(NBSP, " "), rows["bf16"].better) == ("× 3,2", 0)
     ((section, use_case_rows),) = context["use_case_rows"]
     assert section["url"] == "/fr/entrainement/"
-    assert [row.column_id for row in use_case_rows][:2] == ["train_1gpu", "train_8gpu"]
+    # The use case's own columns but the specifications (its criteria are all among them or there).
+    assert [row.column_id for row in use_case_rows] == [
+        "train_1gpu", "train_8gpu", "infer_bf16_8gpu", "decode_upper_bound:small-llm:bf16",
+        "usd_per_million_tokens:small-llm:bf16"]
     (summary,) = context["summaries"]
     assert summary["name"] == "Entraînement" and summary["url"] == "/fr/entrainement/"  # capitalised short name
-    assert summary["sentences"]
+    # Pcie has no offer: the page says so once, then Big wins on speed (3,350 GB/s against 1,935),
+    # both training ≈ 30 B parameters on 8 GPUs.
+    assert "Seule la Big est proposée" in str(context["offer_note"])
+    line = summary["line"]
+    assert (line.verdict, line.pick) == ("offered-faster", "big")
+    # The criteria that decided (no cost: Pcie has no price per PFLOP-hour without an offer).
+    assert line.criteria == {"capacity": "train_8gpu", "speed": "bandwidth"}
+    assert context["indexable"] is True and context["redirect"] is None
+    assert _selected(context["picker"]) == ["big", "pcie"]
     assert len(context["card_lines"]) == 2 and all(f"80{NNBSP}Go" in line for line in context["card_lines"])
     # The page depends on its two GPUs, never on the third one's record or price.
     assert {("gpus", "big"), ("gpus", "pcie"), ("prices", "big"), ("prices", "pcie")} <= given.reads.keys
     assert not {("gpus", "card"), ("prices", "card")} & given.reads.keys
 
 
-def test_comparisons_context_lists_each_pair_under_both_gpus(site: Site) -> None:
+def test_a_pair_buyers_do_not_weigh_is_not_indexed(site: Site) -> None:
+    context, _ = _context(site, "/fr/comparer/big-vs-card/")  # 80 GB against 24 GB: over 3 times
+    assert context["indexable"] is False and context["summaries"]
+
+
+def test_the_other_order_of_a_pair_redirects_to_its_page(site: Site) -> None:
+    context, given = _context(site, "/en/compare/pcie-vs-big/")
+    assert context["redirect"] == "/en/compare/big-vs-pcie/"
+    assert context["canonical"] == "https://tiny.example.com/en/compare/big-vs-pcie/"
+    assert context["indexable"] is False and context["hreflang"] == []
+    # The same sharing card as the pair's page: one drawing for both addresses.
+    assert context["card_lines"] == _context(site, "/en/compare/big-vs-pcie/")[0]["card_lines"]
+
+
+def test_comparisons_context_lists_each_weighed_pair_under_both_gpus(site: Site) -> None:
     context, _ = _context(site, "/en/compare/")
+    # Card has less than a third of the others' memory: its pairs are reached from the form only.
     assert [(gpu.id, _links(links)) for gpu, links in context["groups"]] == [
-        ("big", [("Pcie", "/en/compare/big-vs-pcie/"), ("Card", "/en/compare/big-vs-card/")]),
-        ("pcie", [("Big", "/en/compare/big-vs-pcie/"), ("Card", "/en/compare/pcie-vs-card/")]),
-        ("card", [("Big", "/en/compare/big-vs-card/"), ("Pcie", "/en/compare/pcie-vs-card/")]),
+        ("big", [("Pcie", "/en/compare/big-vs-pcie/")]),
+        ("pcie", [("Big", "/en/compare/big-vs-pcie/")]),
     ]
-    assert context["pair_count"] == 3  # 3 GPUs: 3 × 2 ÷ 2 pairs
-    assert "3" in context["card_lines"][0]
+    assert context["pair_count"] == 1 and context["memory_factor"] == "3"
+    assert "1" in context["card_lines"][0]
 
 
 def test_models_and_model_contexts(site: Site) -> None:
-    context, _ = _context(site, "/en/models/")
-    assert [url for _, url in context["llms"]] == ["/en/models/small-llm/", "/en/models/big-llm/"]
-    assert [(model.id, url) for model, url, _ in context["diffusions"]] == [("image-model", "/en/models/image-model/")]
-    llm, _ = _context(site, "/en/models/big-llm/")
+    context, given = _context(site, "/en/models/")
+    # By size group (8B: up to 10B; 671B: over 100B), each group's models smallest first.
+    assert [(group.key, [url for _, url in rows]) for group, rows in context["llm_groups"]] == [
+        ("up-to-10b", ["/en/models/small-llm/"]), ("over-100b", ["/en/models/big-llm/"])]
+    assert [(model.id, url, estimated) for model, url, _, estimated in context["diffusions"]] == [
+        ("image-model", "/en/models/image-model/", False)]
+    assert ("llm_models", "*") in given.reads.keys  # the index reads every model
+    llm, given = _context(site, "/en/models/big-llm/")
     assert llm["kind"] == "llm" and llm["model"].id == "big-llm"
     assert llm["models_index"].url == "/en/models/"
     assert [section.key for section in llm["presets"]] == ["chat", "team", "batch"]
     assert llm["measurements_table"] is None  # the tiny site measured small-llm only
+    assert llm["summary"][0][0].startswith("Big LLM, published by Test, is a mixture of experts")
+    assert llm["relatives"] == []  # no family, no other model of its layers and KV cache
+    assert ("llm_models", "*") in given.reads.keys  # related models are looked for among all of them
     diffusion, _ = _context(site, "/en/models/image-model/")
     assert diffusion["kind"] == "diffusion" and diffusion["model"].id == "image-model"
-    assert diffusion["documented"] == [("BF16", "18 GB")]  # data/models.yaml: memory_gb {bf16: 18}
+    # data/models.yaml: memory_gb {bf16: 18}, documented: no estimate.
+    assert diffusion["facts"] == [("Publisher", "Test"), ("GPU memory, BF16", "18 GB")]
+    assert not diffusion["estimated"] and diffusion["estimate_note"] is None
+    assert diffusion["cheapest"] == [("card", "In BF16, the cheapest GPU to rent with the memory its publisher "
+                                               "documents: Card, at $0.50/h.")]
 
 
 @pytest.mark.parametrize("url", ["/fr/guides/premier-guide/", "/fr/methodologie/", "/fr/recherche/", "/fr/404/"])
 def test_layouts_without_data_add_nothing(site: Site, url: str) -> None:
     context, given = _context(site, url)
-    assert context == {}
+    assert context == {"market": "pre-launch"}  # every layout's: the market's state (data/site.yaml)
     assert given.reads.keys == set()
 
 

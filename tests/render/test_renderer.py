@@ -18,7 +18,7 @@ from gpuguide.errors import Problems
 from gpuguide.project import Project
 from gpuguide.render.renderer import PageOutput, PageRenderer
 from gpuguide.structure.layouts import LAYOUTS
-from gpuguide.structure.pages import Page, head_title
+from gpuguide.structure.pages import Page, ReversedPairSubject, head_title
 
 BASE = "https://tiny.example.com"  # base_url of the tiny site's data/site.yaml
 NBSP = "\u00a0"
@@ -75,6 +75,10 @@ def test_each_page_has_its_language_title_and_address(rendered: Rendered) -> Non
         canonical = soup.find("link", rel="canonical")
         if page.meta.layout == "not_found":
             assert canonical is None  # served at any address: no canonical one
+        elif isinstance(page.subject, ReversedPairSubject):  # a pair's other order: the pair's page
+            first, second = page.subject.pair.ids
+            assert canonical["href"] == BASE + page.url.replace(f"{second}-vs-{first}", f"{first}-vs-{second}")
+            assert soup.find("meta", attrs={"name": "robots"})["content"] == "noindex"
         else:
             assert canonical["href"] == BASE + page.url, page.url
 

@@ -110,8 +110,11 @@ def test_hreflang_gives_absolute_alternates_and_x_default(site: Site, views: dic
     page = _page(site, "/fr/entrainement/")
     assert views["fr"].hreflang(page) == [("fr", f"{BASE}/fr/entrainement/"), ("en", f"{BASE}/en/training/"),
                                          ("x-default", f"{BASE}/")]
-    pair = _page(site, "/en/compare/pcie-vs-card/")
-    assert dict(views["en"].hreflang(pair))["fr"] == f"{BASE}/fr/comparer/pcie-vs-card/"
+    pair = _page(site, "/en/compare/big-vs-pcie/")
+    assert dict(views["en"].hreflang(pair))["fr"] == f"{BASE}/fr/comparer/big-vs-pcie/"
+    # A pair buyers do not weigh (80 GB against 24) and a pair's other order are not indexed: no alternates.
+    assert views["en"].hreflang(_page(site, "/en/compare/pcie-vs-card/")) == []
+    assert views["en"].hreflang(_page(site, "/en/compare/pcie-vs-big/")) == []
 
 
 def test_pages_kept_out_of_search_engines_have_no_alternates(site: Site, views: dict[str, SiteView]) -> None:
@@ -155,14 +158,15 @@ def test_the_breadcrumb_schema_is_a_breadcrumb_list(site: Site, views: dict[str,
     assert [item.get("item") for item in items] == [f"{BASE}/fr/", f"{BASE}/fr/gpu/", None]  # the page itself: no link
 
 
-def test_the_compare_form_lists_every_gpu_with_a_pair_preselected(views: dict[str, SiteView]) -> None:
-    picker = views["en"].picker
+def test_the_compare_form_lists_every_gpu_with_the_pair_asked_for_preselected(views: dict[str, SiteView]) -> None:
+    picker = views["en"].picker("card", "big")
     assert picker["base"] == "/en/compare/"
-    for selected, options in enumerate(picker["options"]):
+    for chosen, options in zip(("card", "big"), picker["options"]):
         found = BeautifulSoup(str(options), "lxml").find_all("option")
         assert [(o["value"], o["data-order"], o.get_text()) for o in found] == [
             ("big", "0", "Big"), ("pcie", "1", "Pcie"), ("card", "2", "Card")]
-        assert [o["value"] for o in found if o.has_attr("selected")] == [found[selected]["value"]]
+        assert [o["value"] for o in found if o.has_attr("selected")] == [chosen]
+    assert views["en"].picker("card", "big")["options"][1] is picker["options"][1]  # each list made once
 
 
 def test_addresses_and_calls_to_action_come_from_the_site_settings(views: dict[str, SiteView]) -> None:

@@ -12,7 +12,7 @@ from gpuguide.errors import Problems
 from gpuguide.structure.data import load_dataset
 from gpuguide.structure.library import Library
 from gpuguide.structure.loading import load_library
-from gpuguide.structure.pages import Page, PageMeta
+from gpuguide.structure.pages import Page, PageMeta, ReversedPairSubject
 from gpuguide.structure.sources import YamlDocument
 
 
@@ -94,7 +94,10 @@ def test_reserved_is_only_for_the_single_pages_the_registry_requires(library: Li
 def test_generated_finds_a_page_by_its_gpu_or_pair_in_dataset_order(library: Library):
     assert library.generated("gpu", "fr", ("pcie",)).url == "/fr/gpu/pcie/"
     assert library.generated("comparison", "en", ("big", "pcie")).url == "/en/compare/big-vs-pcie/"
-    assert library.generated("comparison", "en", ("pcie", "big")) is None  # pairs are in dataset order only
+    # A pair's page is in dataset order; the other order is a redirect to it.
+    redirect = library.generated("comparison", "en", ("pcie", "big"))
+    assert redirect.url == "/en/compare/pcie-vs-big/" and isinstance(redirect.subject, ReversedPairSubject)
+    assert redirect.subject.pair.ids == ("big", "pcie") and not redirect.indexable
     assert library.generated("model", "fr", ("image-model",)).url == "/fr/modeles/image-model/"
     assert library.generated("gpu", "fr", ("no-such-gpu",)) is None
 
