@@ -13,6 +13,7 @@ import inspect
 import re
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import MutableMapping
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -162,7 +163,7 @@ def _evaluate_rule(state: StateCore) -> None:
                 child.meta["failed"] = True
 
 
-def _in_field(env: dict, call: str, line: int, column: int) -> tuple[int, int]:
+def _in_field(env: MutableMapping[str, Any], call: str, line: int, column: int) -> tuple[int, int]:
     """Where ``call`` is written in the front-matter field the text came from (a folded value spreads
     it over lines): the first place at or after the last one found, else the field's own line."""
     first_line, lines = env["inline_source"]

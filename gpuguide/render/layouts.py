@@ -307,8 +307,6 @@ def _comparison(given: PageInput) -> Context:
         "card_lines": _pair_card_lines(a.id, b.id, given),
         "a": a, "b": b,
         "redirect": None,
-        # A pair buyers do not weigh (``structure.pairs``) is open to readers, not to search engines.
-        "indexable": given.page.indexable,
         "offer_note": offer_note,
         "summaries": [section for section in sections if section["line"] is not None],
         "picker": _picker(given, a.id, b.id),

@@ -200,7 +200,7 @@ class PageRenderer:
             "meta": page.meta,
             "title": view.typeset(page, "title"),
             "head_title": head_title(view.typeset(page, "title"), self.dataset.config.site_name),
-            "indexable": LAYOUTS[page.meta.layout].sitemap,
+            "indexable": page.indexable,
             "description": view.typeset(page, "description"),
             "lang": page.lang,
             "ui": ui,
