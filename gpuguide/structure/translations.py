@@ -2,13 +2,14 @@
 
 The default language (``default_language`` in data/site.yaml) is the source. A translation records
 what it was made from in its front matter, ``translated_from: <hash>``: the start of the SHA-256 of
-the source page's Markdown body. When the source body changes, its hash no longer matches and the
+the source page's Markdown body and the translation's language (``stamp_for``). When the source body changes, its hash no longer matches and the
 translation is reported stale. ``build.py translations --stamp content/en/page.md`` writes the
 current hash after the translation has been brought up to date.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def translation_statuses(library: Library, dataset: Dataset) -> list[Translation
                 status: Status = "missing"
             elif page.meta.translated_from is None:
                 status = "unknown freshness"
-            elif source.translation_hash.startswith(page.meta.translated_from):
+            elif stamp_for(source, lang).startswith(page.meta.translated_from):
                 status = "up to date"
             else:
                 status = "stale"
@@ -72,7 +73,7 @@ def check_translations(library: Library, dataset: Dataset, problems: Problems) -
             problems.warning(page.source, pos.line, pos.column,
                              f"this translation is older than its source {problems.relative(source.source)} "
                              f"(`translated_from: {page.meta.translated_from}`, the source is now "
-                             f"`{source.translation_hash}`)",
+                             f"`{stamp_for(source, page.lang)}`)",
                              f"bring the translation up to date, {stamp}")
         else:
             pos = page.front_matter.position(("translation_key",))
@@ -80,6 +81,14 @@ def check_translations(library: Library, dataset: Dataset, problems: Problems) -
                              "unknown freshness: the page does not say which version of "
                              f"{problems.relative(source.source)} it translates",
                              f"check it against the source, {stamp}")
+
+
+def stamp_for(source: Page, lang: str) -> str:
+    """What a translation into ``lang`` of ``source``'s current version records: the source's hash
+    and the translation's own language, hashed together. A page copied from another language keeps
+    the other language's stamp, which does not match: it is reported stale until translated and
+    stamped, never up to date."""
+    return hashlib.sha256(f"{source.translation_hash}\0{lang}".encode("utf-8")).hexdigest()[:len(source.translation_hash)]
 
 
 def stamp(path: Path, library: Library, dataset: Dataset) -> str:
@@ -97,7 +106,7 @@ def stamp(path: Path, library: Library, dataset: Dataset) -> str:
     source = library.translations.get(page.meta.translation_key, {}).get(default)
     if source is None:
         raise ValueError(f"{path}: no `{default}` page has the translation key `{page.meta.translation_key}`")
-    digest = source.translation_hash
+    digest = stamp_for(source, page.lang)
     # Whole or not at all: a full disk must not cut the translation (its last bytes lost).
     atomic.write_bytes(page.source, _with_stamp(page.source.read_bytes().decode("utf-8"), digest).encode("utf-8"))
     return digest

@@ -122,3 +122,21 @@ def test_stamping_what_is_not_a_page_is_refused(tiny: Path, capsys, target: str)
     assert err == f"translations: {tiny / target}: not a page under content/\n"
     assert (tiny / "data" / "site.yaml").read_bytes() == before
     assert not (tiny / "content" / "en" / "absent.md").exists()  # refused: no file made either
+
+
+def test_a_page_copied_from_another_language_is_not_reported_fresh(tiny: Path, capsys):
+    """A stamp names the translation's language: the stamp of an up-to-date page of one language,
+    copied into a page of another (a copied translation not yet translated), does not match there."""
+    from gpuguide.build.pipeline import Options, load
+    from gpuguide.structure.translations import stamp_for
+
+    site = load(Project(tiny), Options(parallel=False))
+    source = next(page for page in site.library.pages if page.source == tiny / FR_PAGE)
+    assert stamp_for(source, "en") != stamp_for(source, "de")
+    page = tiny / EN_PAGE
+    text = page.read_text(encoding="utf-8")
+    assert f'translated_from: "{stamp_for(source, "en")}"' in text  # fresh as committed
+    page.write_text(re.sub(r'translated_from: "[0-9a-f]+"', f'translated_from: "{stamp_for(source, "de")}"', text),
+                    encoding="utf-8")
+    assert run(tiny, strict=True) == 1
+    assert f"{EN_PAGE}: stale" in capsys.readouterr().out
