@@ -24,11 +24,14 @@ def test_every_translation_in_the_project_is_up_to_date():
     assert statuses and {item.status for item in statuses} == {"up to date"}
 
 
-def test_the_stamp_is_the_hash_of_the_source_body():
+def test_the_stamp_is_the_hash_of_the_source_body_and_the_translations_language():
+    import hashlib
+
     site = load(Project(ROOT), Options(parallel=False))
     fr = site.library.find("use-case/llm-training", "fr")
     en = site.library.find("use-case/llm-training", "en")
-    assert en.meta.translated_from == body_hash(fr.body)
+    expected = hashlib.sha256(f"{body_hash(fr.body)}\0en".encode("utf-8")).hexdigest()[:len(body_hash(fr.body))]
+    assert en.meta.translated_from == expected
 
 
 @pytest.fixture
