@@ -1,12 +1,15 @@
 """What a model page shows, and the models' index: every figure from the figures library, every word
 from the UI strings.
 
-A language model's page: its published figures, the memory it needs per weight format (weights,
-the KV cache of each serving preset, their sums), the cheapest configuration per format and
-preset, every GPU type's configuration for each preset (``plan_tables``), the published
-measurements beside their bounds (``measured``) and what fine-tuning it needs. An image or video
-model's page: the memory its publisher documents and the GPUs that have it. The tables are
-``BlockTable``s, as block shortcodes return: the templates print them the way Markdown prints those.
+A language model's page: an intro computed from what sets the model apart (``intro``), its
+published figures, the memory it needs per weight format (weights, the KV cache of each serving
+preset, their sums), the cheapest configuration per format and preset, every GPU type's
+configuration for each preset (``plan_tables``), the published measurements beside their bounds
+(``measured``), what fine-tuning it needs, and how it differs from the models of its family or of
+its layers and KV cache (``relatives``). An image or video model's page: the memory its publisher
+documents, or else its weights estimated from its parameter count, and the GPUs that have it. The
+index groups the language models by size (``llm_index_groups``). The tables are ``BlockTable``s, as
+block shortcodes return: the templates print them the way Markdown prints those.
 """
 
 from __future__ import annotations
@@ -264,7 +267,8 @@ SIZE_GROUP_KEYS: tuple[str, ...] = tuple(size_group_key(group) for group in rang
 
 
 def size_group_label(group: int, language: Language, prefix: str = "size_group") -> str:
-    """``10B to 40B`` / ``de 10 à 40 Md`` (``prefix`` ``models_group``: the index's heading, ``10B to 40B parameters``)."""
+    """``10B to 40B`` / ``de 10 Md à 40 Md``, as a sentence names the group; with ``prefix``
+    ``models_group``, the index's heading: ``10B to 40B parameters``."""
     def text(bound: int) -> str:
         return formatting.billions(bound, language.locale)
     if group == 0:
@@ -276,8 +280,8 @@ def size_group_label(group: int, language: Language, prefix: str = "size_group")
 
 def same_layers_and_kv_cache(a: LlmModel, b: LlmModel) -> bool:
     """The same layers and width, the same KV cache per token (key/value heads, head size, latent or
-    windowed attention), both dense or both mixtures of experts: their memory differs only by the
-    vocabulary and the experts, and their pages' figures by that alone."""
+    windowed attention), both dense or both mixtures of experts: the same KV cache for every
+    workload, and weights that differ only by the vocabulary, the query heads and the experts."""
     def key(llm: LlmModel) -> tuple[object, ...]:
         return (llm.layers, llm.hidden_size, llm.kv_heads, llm.head_dim, llm.kv_compressed_dim,
                 llm.window_tokens, llm.window_layers, llm.active_parameters is None)
@@ -317,6 +321,7 @@ class ChatNeed:
 
 
 def chat_need(llm: LlmModel, dataset: Dataset) -> ChatNeed:
+    """The chat preset in the published format: the index's memory column and the pages' comparisons."""
     shape, chat = model_shape(llm), serving.preset("chat")
     memory = memory_need_gb(serving.weights_bytes(shape, "native")) + memory_need_gb(
         serving.kv_cache_bytes(shape, chat.context_tokens, "bf16", chat.users))
@@ -345,8 +350,10 @@ def differences(llm: LlmModel, other: LlmModel, dataset: Dataset, language: Lang
     if other.parameters != llm.parameters:
         theirs, ours = billions(other.parameters, locale), billions(llm.parameters, locale)
         if theirs == ours:  # "32.8B instead of 32.8B" says nothing: the exact counts do
-            theirs, ours = formatting.whole_number(other.parameters, locale), formatting.whole_number(llm.parameters, locale)
-        found.append(ui("difference_parameters", theirs=theirs, ours=ours))
+            found.append(ui("difference_parameters_exact", theirs=formatting.whole_number(other.parameters, locale),
+                            ours=formatting.whole_number(llm.parameters, locale)))
+        else:
+            found.append(ui("difference_parameters", theirs=theirs, ours=ours))
     if other.active_parameters and not llm.active_parameters:
         found.append(ui("difference_moe", active=billions(other.active_parameters, locale)))
     elif llm.active_parameters and not other.active_parameters:
@@ -367,7 +374,8 @@ def differences(llm: LlmModel, other: LlmModel, dataset: Dataset, language: Lang
     ours_shape, theirs_shape = model_shape(llm), model_shape(other)
     ours_format, theirs_format = serving.format_of(ours_shape, "native"), serving.format_of(theirs_shape, "native")
     if ours_format != theirs_format:
-        found.append(ui("difference_format", theirs=ui(f"precision_{theirs_format}"), ours=ui(f"precision_{ours_format}")))
+        found.append(ui("difference_format", theirs=ui(f"precision_{theirs_format}"),
+                        ours=ui(f"precision_{ours_format}")))
     ours_kv, theirs_kv = serving.kv_cache_bytes(ours_shape, 1, "bf16"), serving.kv_cache_bytes(theirs_shape, 1, "bf16")
     if ours_kv != theirs_kv:
         found.append(ui("difference_kv_cache", theirs=formatting.whole_number(theirs_kv, locale),
@@ -381,7 +389,8 @@ def differences(llm: LlmModel, other: LlmModel, dataset: Dataset, language: Lang
     if ours_chat.memory_gb != theirs_chat.memory_gb:
         found.append(ui("difference_chat_memory", theirs=_gb(theirs_chat.memory_gb, language),
                         ours=_gb(ours_chat.memory_gb, language)))
-    ours_rental, theirs_rental = _rental_short(ours_chat.plan, dataset, language), _rental_short(theirs_chat.plan, dataset, language)
+    ours_rental = _rental_short(ours_chat.plan, dataset, language)
+    theirs_rental = _rental_short(theirs_chat.plan, dataset, language)
     if ours_rental != theirs_rental:
         found.append(ui("difference_rental", theirs=theirs_rental, ours=ours_rental))
     ours_measured, theirs_measured = _measured_count(llm, dataset), _measured_count(other, dataset)
@@ -528,7 +537,8 @@ def _standing(llm: LlmModel, related: list[LlmModel], dataset: Dataset, language
         best = max(results, key=lambda found: (found.per_gpu_tokens_per_second, found.measurement.id))
         m = best.measurement
         share = best.share_of_bound
-        sentences.append(ui("model_intro_measured", count=len(results), results=formatting.whole_number(len(results), locale),
+        sentences.append(ui("model_intro_measured", count=len(results),
+                            results=formatting.whole_number(len(results), locale),
                             system=ui("measured_system", count=m.gpu_count, gpu=dataset.gpus[m.gpu].short_name),
                             scenario=ui(f"scenario_{m.scenario}"),
                             speed=ui("tokens_per_second", value=formatting.whole_number(
@@ -629,7 +639,8 @@ def diffusion_facts(diffusion: DiffusionModel, language: Language) -> list[tuple
         rows.append((ui("model_fact_parameters"), formatting.billions(diffusion.parameters, locale)))
     for need in diffusion_needs(diffusion):
         label = "diffusion_estimated_memory" if need.estimated else "diffusion_documented_memory"
-        rows.append((ui(label, precision=ui(f"precision_{need.precision}")), formatting.memory_gb(need.memory_gb, locale)))
+        rows.append((ui(label, precision=ui(f"precision_{need.precision}")),
+                     formatting.memory_gb(need.memory_gb, locale)))
     return rows
 
 

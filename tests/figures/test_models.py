@@ -248,3 +248,202 @@ def test_llm_index_in_the_published_format_smallest_first(dataset, en):
 
 def test_usable_share_text(fr, en):
     assert (models.usable_share_text(fr), models.usable_share_text(en)) == (f"80{NB}%", "80%")
+
+
+# --- what sets a model apart ---------------------------------------------------------------------
+
+def test_size_groups_and_their_labels(en, fr):
+    assert [models.size_group(n) for n in (SMALL_PARAMS, 10**10, 10**10 + 1, 40 * 10**9, 100 * 10**9 + 1)] == [
+        0, 0, 1, 1, 3]
+    assert [models.size_group_label(group, en) for group in range(4)] == [
+        "up to 10B", "10B to 40B", "40B to 100B", "over 100B"]
+    assert models.size_group_label(1, fr) == f"de 10{NB}Md à 40{NB}Md"
+    assert models.size_group_label(3, en, "models_group") == "Over 100B parameters"
+    assert models.SIZE_GROUP_KEYS == ("up-to-10b", "10b-to-40b", "40b-to-100b", "over-100b")
+
+
+def test_the_intro_of_a_dense_bf16_model_says_what_it_is_and_what_it_takes(small, dataset, en):
+    what, takes, standing = models.intro(small, dataset, en)
+    assert what == [
+        "Small LLM, published by Test, is a dense model of 8B parameters, among the models of up to 10B parameters "
+        "on this site: every parameter is read for every token.",
+        # The memory table's figures (16.1 GB, 9.1 GB, 5.8 GB).
+        "Its weights are published in BF16: 16.1 GB to load, 9.1 GB in FP8 and 5.8 GB in 4-bit (AWQ, GPTQ).",
+        "It reads up to 131,072 tokens of context.",
+        f"Its 32 query heads share 8 key/value heads: {SMALL_KV_PER_TOKEN:,} bytes of KV cache per token in BF16.",
+        # 131,072 tokens × 131,072 bytes = 17.18 GB against 16.06 GB of weights.
+        f"One sequence at its full context keeps {tenth_up(131_072 * SMALL_KV_PER_TOKEN)} GB of KV cache in BF16, "
+        "1.1 times the weights."]
+    assert takes[0].startswith("For one user and 8,192 tokens it needs 17.2 GB, weights and KV cache together; "
+                               "the cheapest rental that holds it is 1 × Card · $0.50/h")
+    assert takes[1].startswith("On it, that user gets at most ") and takes[1].endswith(" tokens/s, a bound no engine exceeds.")
+    # FP8 and 4-bit weights rent on the same $0.50 card: no cheaper.
+    assert takes[2] == ("Quantized to FP8 or 4-bit (AWQ, GPTQ), it rents for no less per hour: for a chat, "
+                        "quantizing saves memory, not money.")
+    assert takes[3] == "For 10 users with 32,768 tokens each it needs 59.1 GB and rents from 1 × Big at $2.88/h."
+    # Two results; the fastest per GPU is 8 × Big offline (5,000 tokens/s a GPU, against 900 on one card).
+    (measured,) = standing
+    assert measured.startswith("MLPerf Inference publishes 2 results for it; the fastest per GPU, 8 × Big in the "
+                               "Offline (batch) scenario, reached 40,000 tokens/s, ")
+
+
+def test_the_intro_of_a_short_context_fp8_mixture_of_experts(big, dataset, fr):
+    what, takes, standing = models.intro(big, dataset, fr)
+    assert what[0] == (f"Big LLM, publié par Test, est un mélange d’experts de 671{NB}Md de paramètres, dont 37{NB}Md "
+                       f"lus pour chaque token, parmi les modèles de plus de 100{NB}Md de paramètres de ce site{NB}: "
+                       "sa mémoire suit le total, sa vitesse les paramètres actifs.")
+    assert what[1].startswith(f"Ses poids sont publiés en FP8{NB}: ") and f"50{NB}% de leur taille en BF16" in what[1]
+    assert what[2] == (f"Son contexte s’arrête à 2{NN}048 tokens{NB}: les charges de cette page au contexte plus long "
+                       "sont dimensionnées à ce maximum.")
+    # 61 layers × 576 elements × 2 bytes, against 2 × 128 heads × 128 in full: 56.9 times less.
+    assert what[3] == (f"Son attention latente met en cache {BIG_KV_PER_TOKEN:,} octets par token en BF16, 56,9 fois "
+                       "moins que ses 128 têtes clé/valeur en entier.").replace(",", NN, 1)
+    # 2,048 tokens × 70,272 bytes: 0.15 GB, a speck beside 673 GB of weights.
+    assert what[4] == f"Une séquence à son contexte complet garde 0,2{NN}Go de cache KV en BF16, moins de 1{NB}% des poids."
+    assert takes == [
+        f"Pour un utilisateur et 2{NN}048 tokens, il lui faut 673,1{NN}Go, poids et cache KV compris{NB}: aucune "
+        "configuration louable de 8 GPU au plus reliés par un lien rapide n’en contient autant.",
+        # Nothing rentable holds the FP8 weights; 4-bit weights fit 8 Big (the fine-tuning table's QLoRA too).
+        f"Quantifié, il se loue à partir de 8 × Big à 23,04{NB}$US/h en 4 bits (AWQ, GPTQ).",
+        f"Pour 10 utilisateurs et 2{NN}048 tokens chacun, il lui faut 674,4{NN}Go{NB}: aucune configuration louable "
+        "n’en contient autant."]
+    assert standing == []  # no family, no measurement, no model of its layers and KV cache
+
+
+def _with_relatives(dataset, small):
+    """The tiny site with, beside Small LLM (now of the "Tiny" family, with a licence and a date): its
+    twin (the same shape under another name), and a mixture of experts of its family."""
+    import datetime as dt
+
+    small = small.model_copy(update={"family": "Tiny", "license": "Test licence", "release_date": dt.date(2024, 7, 23)})
+    twin = small.model_copy(update={"id": "small-twin", "name": "Small Twin", "family": None, "license": None})
+    sibling = hand_llm(id="tiny-moe", name="Tiny MoE", family="Tiny", license="Apache 2.0", release_date=dt.date(2025, 3, 1),
+                       active_parameters=5_000_000_000, max_context_tokens=65_536, attention_heads=16,
+                       vocab_size=128_256, hidden_size=2048)
+    llms = {**dataset.llm_models, small.id: small, twin.id: twin, sibling.id: sibling}
+    return dataclasses.replace(dataset, llm_models=llms), small
+
+
+def test_related_models_are_its_family_and_those_of_its_layers_and_kv_cache(dataset, small):
+    with_relatives, small = _with_relatives(dataset, small)
+    assert [m.id for m in models.related_models(small, with_relatives)] == ["small-twin", "tiny-moe"]  # by size
+    assert models.related_models(with_relatives.llm_models["big-llm"], with_relatives) == []
+    assert models.same_figures(small, with_relatives.llm_models["small-twin"])
+    assert not models.same_layers_and_kv_cache(small, with_relatives.llm_models["tiny-moe"])
+
+
+def test_how_it_differs_names_only_what_differs(dataset, small, en, fr):
+    with_relatives, small = _with_relatives(dataset, small)
+    twin, sibling = models.relatives(small, with_relatives, en)
+    assert twin.relation == "same layers and KV cache"
+    # Nothing the figures depend on differs: the page says so, and what does (the measurements).
+    assert twin.differences == (
+        "the same parameter count, layers, attention, context and published format: every memory figure and "
+        "configuration on this page holds for it too",
+        "no published MLPerf result, where this one has 2")
+    assert sibling.relation == "Tiny family"
+    differences = list(sibling.differences)
+    assert differences[:3] == ["20B parameters instead of 8B",
+                               "a mixture of experts reading 5B parameters per token, where this one is dense",
+                               "65,536 tokens of context instead of 131,072"]
+    # 24 layers × 2 × 8 heads × 64 × 2 bytes = 49,152 bytes a token.
+    assert "49,152 bytes of KV cache per token instead of 131,072" in differences
+    assert "licence: Apache 2.0 instead of Test licence" in differences
+    assert "released on March 1, 2025 instead of July 23, 2024" in differences
+    assert differences[-1] == "no published MLPerf result, where this one has 2"
+    assert not any("query heads" in d or "vocabulary" in d for d in differences)  # details of same-shape models only
+    french = models.relatives(small, with_relatives, fr)[1]
+    assert french.relation == "famille Tiny"
+    assert "publié le 1 mars 2025 au lieu du 23 juillet 2024" in french.differences
+
+
+def test_exact_counts_where_the_rounded_ones_read_the_same(dataset, small, en, fr):
+    close = small.model_copy(update={"id": "close", "name": "Close", "parameters": SMALL_PARAMS + 1_000_000,
+                                     "vocab_size": 128_000})
+    with_close = dataclasses.replace(dataset, llm_models={**dataset.llm_models, "close": close})
+    (relative,) = models.relatives(small, with_close, en)
+    assert relative.differences[0] == f"{SMALL_PARAMS + 1_000_000:,} parameters instead of {SMALL_PARAMS:,}"
+    assert relative.differences[1] == "a vocabulary of 128,000 tokens instead of 128,256"
+    french = models.relatives(small, with_close, fr)[0].differences[0]  # a count, not "Md de paramètres"
+    assert french == f"{SMALL_PARAMS + 1_000_000:,} paramètres au lieu de {SMALL_PARAMS:,}".replace(",", NN)
+
+
+def test_the_intro_names_the_models_whose_figures_are_the_same_and_its_family(dataset, small, en):
+    with_relatives, small = _with_relatives(dataset, small)
+    _, takes, standing = models.intro(small, with_relatives, en)
+    assert takes[-1] == ("Small Twin has the same parameter count, layers, attention, context and published format: "
+                         "every memory figure and configuration on this page holds for it too.")
+    assert standing[0] == ("It belongs to the Tiny family, whose other model on this site, Tiny MoE, has 20B "
+                           "parameters; how it differs is listed at the end of this page.")
+    # The twin has no measurement of its own: its page points to those of its layers and KV cache.
+    twin = with_relatives.llm_models["small-twin"]
+    assert models.intro(twin, with_relatives, en)[2] == [
+        "MLPerf Inference publishes no result for it, but 2 for Small LLM, which has the same layers and KV cache."]
+
+
+# --- image and video models without a published figure -------------------------------------------
+
+def estimated_image(parameters: int | None = 12_000_000_000) -> DiffusionModel:
+    return DiffusionModel.model_validate({
+        "id": "hand-image", "name": "Hand Image", "developer": "Test", "kind": "image", "parameters": parameters,
+        "source": "https://example.com/hand-image"})
+
+
+def test_a_diffusion_model_without_a_figure_is_estimated_from_its_parameters(dataset, en):
+    model = estimated_image()
+    # 12B parameters: 2 bytes each in BF16, 1 in FP8.
+    assert [(need.precision, need.memory_gb, need.estimated) for need in models.diffusion_needs(model)] == [
+        ("bf16", Decimal(24), True), ("fp8", Decimal(12), True)]
+    assert models.diffusion_facts(model, en) == [("Publisher", "Test"), ("Parameters", "12B"),
+                                                 ("Weights in BF16, estimated", "24 GB"),
+                                                 ("Weights in FP8, estimated", "12 GB")]
+    table = models.diffusion_table(model, dataset, en)
+    assert table.caption == "GPUs with more memory than the weights of Hand Image, estimated from its parameters"
+    assert table.headers == ("GPU", "Memory", "Holds the weights in BF16", "Holds the weights in FP8", "Price/h")
+    # The weights alone are a floor: a 24 GB card does not hold 24 GB of them.
+    assert [texts(row)[:4] for row in table.rows] == [["Card", "24 GB", "No", "Yes"], ["Big", "80 GB", "Yes", "Yes"],
+                                                      ["Pcie", "80 GB", "Yes", "Yes"]]
+    assert models.diffusion_cheapest(model, dataset, en) == [
+        ("big", "In BF16, the cheapest GPU to rent with more memory than its weights: Big, at $2.88/h."),
+        ("card", "In FP8, the cheapest GPU to rent with more memory than its weights: Card, at $0.50/h.")]
+    assert models.diffusion_estimate_note(model, en).startswith(
+        "Its publisher documents no memory figure: these are estimated from its 12B parameters, 2 bytes each in BF16 "
+        "and 1 in FP8, for the weights alone;")
+    assert models.diffusion_intro(model, dataset, en) == [[
+        "Hand Image, published by Test, generates images with 12B parameters.",
+        "Its publisher documents no memory figure; its weights alone take 24 GB in BF16 and 12 GB in FP8, an "
+        "estimate from its parameters.",
+        "Every GPU type on this site has that memory in FP8."]]
+
+
+def test_a_documented_figure_is_never_estimated_and_one_gpu_serving_two_precisions_is_named_once(dataset, en):
+    model = diffusion(bf16=20, fp8=10)
+    assert not any(need.estimated for need in models.diffusion_needs(model))
+    assert models.diffusion_estimate_note(model, en) is None
+    assert models.diffusion_cheapest(model, dataset, en) == [
+        ("card", "In BF16 and FP8, the cheapest GPU to rent with the memory its publisher documents: Card, at $0.50/h.")]
+    documented = models.diffusion_intro(dataset.diffusion_models["image-model"], dataset, en)[0]
+    assert documented[1:] == ["Its publisher documents 18 GB in BF16 of GPU memory.",
+                              "Every GPU type on this site has that memory in BF16.",
+                              "1 published MLPerf result measures its throughput."]
+
+
+def test_without_a_figure_or_a_parameter_count_nothing_is_estimated(dataset, en):
+    model = estimated_image(None)
+    assert models.diffusion_needs(model) == [] and models.diffusion_table(model, dataset, en).rows == ()
+    assert models.diffusion_intro(model, dataset, en) == [[
+        "Hand Image, published by Test, generates images.",
+        "Neither the memory it needs nor its parameter count is on record."]]
+
+
+# --- the index by size ---------------------------------------------------------------------------
+
+def test_llm_index_groups_by_size_smallest_first(dataset, en, fr):
+    small_group, big_group = models.llm_index_groups(dataset, en)
+    assert (small_group.key, small_group.heading, small_group.label) == ("up-to-10b", "Up to 10B parameters", "up to 10B")
+    assert (big_group.key, big_group.heading) == ("over-100b", "Over 100B parameters")
+    (small_row,), (big_row,) = small_group.rows, big_group.rows
+    assert (small_row.context, small_row.context_tokens, small_row.active) == ("131,072 tokens", 131_072, None)
+    assert small_row.rental_usd_per_hour == Fraction(1, 2)  # the card's $0.50, the value the table sorts on
+    assert (big_row.active, big_row.rental_usd_per_hour) == ("37B active", None)
+    assert models.llm_index_groups(dataset, fr)[0].heading == f"Jusqu’à 10{NB}Md de paramètres"
