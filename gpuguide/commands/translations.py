@@ -16,7 +16,8 @@ def run(project: Project, args: argparse.Namespace) -> int:
     from gpuguide.build.pipeline import Options, load
     from gpuguide.structure.translations import stamp, translation_statuses
 
-    site = load(project, Options(parallel=False))
+    # The report is what a new language needs most: made even when pages are missing (errors, listed after it).
+    site = load(project, Options(parallel=False), report_later=True)
     if args.stamp is not None:
         # A relative path is the working folder's when it names a file of the project there, else the project's.
         path = args.stamp if args.stamp.is_absolute() else Path.cwd() / args.stamp
@@ -36,11 +37,15 @@ def run(project: Project, args: argparse.Namespace) -> int:
             print(f"{relative(item.page.source)}: {item.status} (source {relative(item.source.source)})")
         elif item.source is not None:
             print(f"{relative(item.source.source)}: no `{item.lang}` translation (translation_key `{item.translation_key}`)")
-    warnings = site.problems.warnings
+    warnings, errors = site.problems.warnings, site.problems.errors
     print_problems(warnings)
     counts = {status: sum(1 for item in statuses if item.status == status)
               for status in ("up to date", "stale", "unknown freshness", "missing")}
     print("translations: " + ", ".join(f"{count} {status}" for status, count in counts.items()))
+    if errors:
+        print_problems(errors)
+        print(f"translations: {plural(len(errors), 'error')}: the site does not build yet", file=sys.stderr)
+        return 1
     if args.strict and warnings:
         print(f"translations failed: {plural(len(warnings), 'warning')} (--strict)", file=sys.stderr)
         return 1

@@ -11,6 +11,7 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal  # noqa: F401 (the docte
 from fractions import Fraction
 from functools import lru_cache
 
+from babel.lists import format_list
 from babel.numbers import format_compact_decimal, format_currency, format_decimal, format_percent
 from babel.units import format_compound_unit, format_unit
 
@@ -169,3 +170,17 @@ def significant(value: Fraction, digits: int, rounding: str) -> Decimal:
     if exponent >= 0:
         return Decimal(int(exact.scaleb(-exponent).to_integral_value(rounding=rounding)) * 10**exponent)
     return exact.quantize(Decimal(1).scaleb(exponent), rounding=rounding)
+
+
+def listing(items: list[str], locale: str, style: str = "standard") -> str:
+    """``a, b et c`` / ``a, b, and c``: Babel's list pattern of the style (``unit``: the units' list,
+    without a conjunction where the language has one), the standard one where the locale's data
+    has none (Babel raises for ``unit`` in German or Spanish).
+
+    >>> listing(["a", "b", "c"], "de_DE", "unit")
+    'a, b und c'
+    """
+    try:
+        return format_list(items, style=style, locale=locale)  # type: ignore[arg-type]
+    except KeyError:
+        return format_list(items, locale=locale)

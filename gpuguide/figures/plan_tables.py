@@ -14,7 +14,6 @@ import math
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 
-from babel.lists import format_list
 
 from gpuguide.figures import formatting, planner, serving
 from gpuguide.figures.planner import Plan
@@ -237,8 +236,8 @@ def cheapest_table(llm: LlmModel, dataset: Dataset, language: Language, formats:
                                (("weights", serving.format_of(shape, weights)),)), *cells))
     # Short headers keep two workloads in view on a phone; the caption states each one.
     headers = (ui("column_weights_format"), *(ui(f"preset_short_{preset.key}") for preset in serving.PRESETS))
-    workloads = format_list([preset_label(preset, shape, language) for preset in serving.PRESETS], style="unit",
-                            locale=language.locale)
+    workloads = formatting.listing([preset_label(preset, shape, language) for preset in serving.PRESETS],
+                                   language.locale, "unit")
     return BlockTable(ui("cheapest_caption", model=llm.name, workloads=workloads), headers, tuple(rows),
                       (False, False, False, False))
 
@@ -286,8 +285,8 @@ def models_on_gpu_table(gpu: Gpu, dataset: Dataset, language: Language) -> Block
     # Short headers keep two figures in view on a phone; the caption states each workload.
     headers = (ui("column_model"), *(ui(f"preset_short_{preset.key}") for preset in serving.PRESETS),
                ui("column_per_million_batch"))
-    workloads = format_list([preset_label(preset, ModelShape(1, 1, 1, 1, 10**9), language)
-                             for preset in serving.PRESETS], style="unit", locale=language.locale)
+    workloads = formatting.listing([preset_label(preset, ModelShape(1, 1, 1, 1, 10**9), language)
+                                    for preset in serving.PRESETS], language.locale, "unit")
     return BlockTable(ui("gpu_models_caption", gpu=gpu.short_name, workloads=workloads), headers, tuple(rows),
                       (False, True, True, True, True))
 

@@ -591,6 +591,12 @@ def load_dataset(data_dir: Path, problems: Problems, keep_partial: bool = False)
         for language in config.languages:
             path = data_dir / "ui" / f"{language}.yaml"
             files[f"ui/{language}"] = path
+            if not path.exists() and not path.is_symlink():  # a new language: one problem, what to do
+                known = [other for other in config.languages if (data_dir / "ui" / f"{other}.yaml").exists()]
+                problems.error(path, 1, 1, f"no UI strings for the language `{language}`",
+                               f"copy data/ui/{known[0]}.yaml to data/ui/{language}.yaml and translate each string"
+                               if known else f"write data/ui/{language}.yaml with the site's UI strings")
+                continue
             doc = _load(path, problems)
             ui = validate(UiStrings, doc, path, problems) if doc else None
             if ui and doc:

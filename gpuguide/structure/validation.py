@@ -76,20 +76,33 @@ def _reserved_pages(library: Library, dataset: Dataset, problems: Problems) -> N
     for page in library.pages:
         if not page.meta.draft:
             candidates.setdefault((page.lang, page.meta.layout), []).append(page)
+    default = dataset.config.default_language
     for lang in dataset.config.languages:
         if any(unreadable_lang == lang for unreadable_lang, _ in library.unreadable):
             continue  # a file that failed to load may be the missing page: its error is reported already
+        missing = []
         for layout, rule in LAYOUTS.items():
             if not rule.required:
                 continue
             pages = [page for page in candidates.get((lang, layout), []) if page.is_generator or not rule.generates]
             if not pages:
-                problems.error(content_dir / lang, 1, 1, f"no `{layout}` page in `{lang}`: the site links to it "
-                               "from every page", f"add content/{lang}/<name>.md with `layout: {layout}`")
+                missing.append(layout)
             for extra in pages[1:]:
                 pos = extra.front_matter.position(("layout",))
                 problems.error(extra.source, pos.line, pos.column, f"a second `{layout}` page in `{lang}`",
                                f"{problems.relative(pages[0].source)} is the `{layout}` page; keep one")
+        if missing:
+            # One problem per language, as a translation list: a new language lacks them all at once.
+            sources = [next((problems.relative(page.source) for page in candidates.get((default, layout), [])), None)
+                       for layout in missing]
+            listed = ", ".join(f"{source} ({layout})" if source and lang != default else f"`{layout}`"
+                               for layout, source in zip(missing, sources))
+            what = "page" if len(missing) == 1 else "pages"
+            problems.error(content_dir / lang, 1, 1,
+                           f"`{lang}` lacks {len(missing)} {what} the site links to from every page: {listed}",
+                           f"translate them into content/{lang}/ (`python build.py translations` lists every page "
+                           f"still to translate)" if lang != default else
+                           f"add content/{lang}/<name>.md with the `layout:` of each")
 
 
 def _use_case_page(page: Page, dataset: Dataset, problems: Problems) -> None:
