@@ -253,22 +253,29 @@ class Journal:
              encode: Callable[[dict[str, Any]], Any] = lambda entries: entries) -> None:
         """Save ``entries`` and ``extras``, appending what changed since the load when the file
         allows it; then they are what this journal holds."""
-        appending = 0 < self._first
-        if appending:
+        with collector.paused():  # encoding makes many short-lived objects and no cycle
+            self._save(entries, extras, encode)
+        self.entries, self.extras = dict(entries), dict(extras)
+
+    def _save(self, entries: dict[str, Any], extras: dict[str, Any], encode: Callable[[dict[str, Any]], Any]) -> None:
+        encoded = None
+        if 0 < self._first:
             changed = {name: entry for name, entry in entries.items() if self.entries.get(name) is not entry}
             removed = [name for name in self.entries if name not in entries]
             changed_extras = {name: value for name, value in extras.items()
                               if self.extras.get(name, _MISSING) != value}
             if not (changed or removed or changed_extras):
-                self.entries, self.extras = dict(entries), dict(extras)
                 return  # nothing to write
-            record = _record(_encode([self.key, encode(changed), removed, changed_extras]))
-            appending = self._size - self._first + len(record) <= self._first // 2 and self._append(record)
-        if not appending:
-            record = _HEADER + _record(_encode([self.key, encode(entries), [], extras]))
-            _write_whole(self.path, record)
-            self._size = self._first = len(record)
-        self.entries, self.extras = dict(entries), dict(extras)
+            encoded = encode(changed)
+            record = _record(_encode([self.key, encoded, removed, changed_extras]))
+            if self._size - self._first + len(record) <= self._first // 2 and self._append(record):
+                return
+            if len(changed) < len(entries):
+                encoded = None
+        # Everything changed (a full build): the entries are those just encoded.
+        record = _HEADER + _record(_encode([self.key, encode(entries) if encoded is None else encoded, [], extras]))
+        _write_whole(self.path, record)
+        self._size = self._first = len(record)
 
     def _append(self, record: bytes) -> bool:
         """Append ``record`` if the file is still the one loaded or last saved (else False)."""

@@ -143,7 +143,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         # What is loaded now lives to the end of the build: no collection while loading it, and
         # none that walks it afterwards (``collector``: a third of a one-page edit at 10,000 pages).
         with collector.paused():
-            content_cache = ContentCache.load(project.cache_dir / "content.pickle", rebuild.code_version())
+            content_cache = ContentCache.load(project.cache_dir / "content.cache", rebuild.code_version())
             site = load(project, options, content_cache, inputs, report_later=True)
             phases.done("load and validate")
 
@@ -251,7 +251,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         try:
             cache.pages, cache.sitemap, cache.records = entries, sitemap, digests.table
             cache.save(project)
-            content_cache.save(project.cache_dir / "content.pickle", rebuild.code_version())
+            content_cache.save(project.cache_dir / "content.cache", rebuild.code_version())
             cards.prune(card_cache, {entry.card_file for entry in kept.values() if entry.card_file}
                         | {os.path.basename(path) for path in new_cards.values()})
             others = [*texts, *assets, *kept, *new_cards, *_search_files(project.site_dir, options.search)]

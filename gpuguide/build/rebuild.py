@@ -141,7 +141,7 @@ def content_digest(path: str) -> str:
 
 @dataclass
 class Manifest:
-    """What the last successful build was made from, and what it wrote: ``.build-cache/inputs.pickle``."""
+    """What the last successful build was made from, and what it wrote: ``.build-cache/inputs.cache``."""
 
     inputs: Snapshot  # each ``FileState`` loads back as a plain tuple (equal to it)
     options: dict[str, Any]
@@ -149,7 +149,7 @@ class Manifest:
     pages: int
     warnings: list[Problem]
 
-    FILE = "inputs.pickle"  # the name of the pickle it once was: a pickle left there is never read
+    FILE = "inputs.cache"
 
     @staticmethod
     def _key() -> str:
@@ -511,12 +511,12 @@ def anchor_targets(output: str, links: Iterable[str]) -> frozenset[str]:
 
 
 class BuildCache:
-    """What the last build knew about each page (``.build-cache/pages.pickle``), valid for one global key,
+    """What the last build knew about each page (``.build-cache/pages.cache``), valid for one global key,
     and the digest of each record and UI string then (``RecordDigests.table``), which every entry's
     reads agree with. Saved as a ``cached.Journal``: a build that rendered a few pages appends their
     entries only."""
 
-    FILE = "pages.pickle"  # the name of the pickle it once was: a pickle left there is never read
+    FILE = "pages.cache"
 
     def __init__(self, key: str, pages: dict[str, PageEntry] | None = None, sitemap: str = "",
                  records: dict[Read, str] | None = None, journal: cached.Journal | None = None):
@@ -563,20 +563,23 @@ class BuildCache:
 def _encode_entries(pages: dict[str, PageEntry]) -> list[Any]:
     numbers: dict[Read, int] = {}
     lists: dict[tuple[Read, ...], list[int]] = {}
+    of_entry: list[list[int]] = []  # each entry's list of numbers (hashing its reads once)
     for entry in pages.values():
-        if entry.reads not in lists:
-            lists[entry.reads] = [numbers.setdefault(read, len(numbers)) for read in entry.reads]
+        indexes = lists.get(entry.reads)
+        if indexes is None:
+            indexes = lists[entry.reads] = [numbers.setdefault(read, len(numbers)) for read in entry.reads]
+        of_entry.append(indexes)
     code = "H" if len(numbers) <= 0xFFFF else "I"
-    packed: dict[tuple[Read, ...], str] = {}
-    for reads, indexes in lists.items():
+    packed: dict[int, str] = {}
+    for indexes in lists.values():
         packing = array(code, indexes)
         if sys.byteorder == "big":
             packing.byteswap()
-        packed[reads] = packing.tobytes().hex()
+        packed[id(indexes)] = packing.tobytes().hex()
     rows: list[list[Any]] = []
-    for output, entry in pages.items():
+    for (output, entry), indexes in zip(pages.items(), of_entry):
         layout, body, subject = entry.key
-        rows.append([output, layout, body, list(subject) if subject is not None else None, packed[entry.reads],
+        rows.append([output, layout, body, list(subject) if subject is not None else None, packed[id(indexes)],
                      entry.size, entry.mtime_ns, entry.card_file, sorted(entry.anchor_targets), entry.links_text])
     return [code, [list(read) for read in numbers], rows]
 
@@ -609,9 +612,9 @@ def _decode_entries(saved: Any) -> dict[str, PageEntry]:
                 or not (subject is None or type(subject) is list) or type(targets) is not list
                 or not (card_file is None or _plain_file_name(card_file))):
             raise Invalid("an entry of the build cache")
-        pages[output] = cast(PageEntry, _new_entry(PageEntry, (
+        pages[output] = _new_entry(PageEntry, (
             (layout, body, tuple(subject) if subject is not None else None), found, size, mtime_ns, card_file,
-            frozenset(targets) if targets else _NO_TARGETS, links_text)))
+            frozenset(targets) if targets else _NO_TARGETS, links_text))
     return pages
 
 

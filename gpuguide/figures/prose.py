@@ -297,7 +297,7 @@ def llm_requirements_table(ctx: ShortcodeContext, models: str, precision: str, c
     workload = ctx.ui("workload_text", users=formatting.whole_number(users, ctx.locale), count=users,
                       context=shown_context)
     headers = (ctx.ui("column_model"), ctx.ui("column_parameters"),
-               ctx.ui("column_memory_needed", precision=precision_name, workload=workload),
+               ctx.ui("column_memory_needed"),  # the format and the workload: in the caption
                ctx.ui("column_recommended"))
     return BlockTable(ctx.ui("llm_requirements_caption", precision=precision_name, workload=workload),
                       headers, tuple(rows), (False, True, True, False))

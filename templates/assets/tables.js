@@ -1,14 +1,16 @@
 // Tables, as progressive enhancement: without this script every table is complete and readable,
 // every scroll region is focusable and its hint shown.
-// - Sorting: each column header of a GPU table becomes a button that sorts the rows. Numbers sort
-//   on the raw value in data-value, never on the formatted text; a cell without a value ("not
-//   published") always sorts last; the header announces the order with aria-sort, and the arrow is
-//   decoration (aria-hidden), not part of the button's name.
+// - Sorting: each column header of a GPU table (or of a table marked data-sortable) becomes a button
+//   that sorts the rows. Numbers sort on the raw value in data-value, never on the formatted text;
+//   a cell without a value ("not published") always sorts last; the header announces the order
+//   with aria-sort, and the arrow is decoration (aria-hidden), not part of the button's name.
 // - Table roles: a table laid out as cards or a grid on a phone (comparison tables, tables of
 //   sentences) gets explicit ARIA table roles, which some browsers drop with the table's display.
 //   Set here, not in the HTML: there they would repeat the elements' own roles, which HTML forbids.
 // - Scroll regions: the hint is shown, and the region is a tab stop, only while the table is wider
 //   than its region (checked again whenever the region's size changes).
+// - While a table scrolls, a "Go to column" select above it brings a column next to the first one.
+// - A long column header widens its column: a header row stays a few lines tall.
 (function () {
   "use strict";
 
@@ -71,10 +73,81 @@
     table.classList.add("sortable");
   }
 
+  // To about a third of a header of over 24 characters, and never so wide that two columns
+  // cannot share a phone's region beside the first one (cqi: the region's width).
+  function widenLongHeaders(table) {
+    if (!table.tHead) return;
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (header) {
+      var length = header.textContent.trim().length;
+      var width = Math.min(Math.ceil(length / 3) * 0.55, 11);
+      if (length > 24) header.style.minWidth = "min(" + width + "em, 36cqi)";
+    });
+  }
+
+  var JUMP_LABEL = document.body.getAttribute("data-column-jump");
+  var jumps = new Map();
+
+  function headerText(cell) {
+    var copy = cell.cloneNode(true);
+    copy.querySelectorAll(".sort-icon, .visually-hidden").forEach(function (node) { node.remove(); });
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  function scrollEdge(region, table) {  // where the scrolling columns start
+    var first = table.tHead.rows[0].cells[0];
+    var sticky = getComputedStyle(first).position === "sticky" ? first.getBoundingClientRect().width : 0;
+    return region.getBoundingClientRect().left + region.clientLeft + sticky;
+  }
+
+  function addJump(region) {
+    var table = region.querySelector(":scope > table");
+    if (!JUMP_LABEL || !table || !table.tHead || table.tHead.rows[0].cells.length < 4 ||
+        table.classList.contains("comparison-table")) return;
+    var headers = table.tHead.rows[0].cells;
+    var paragraph = document.createElement("p");
+    paragraph.className = "column-jump";
+    paragraph.setAttribute("data-pagefind-ignore", "");
+    paragraph.hidden = true;
+    var label = document.createElement("label");
+    var select = document.createElement("select");
+    label.appendChild(document.createTextNode(JUMP_LABEL));
+    label.appendChild(select);
+    paragraph.appendChild(label);
+    for (var index = 1; index < headers.length; index++) {
+      var option = document.createElement("option");
+      option.value = String(index);
+      option.textContent = headerText(headers[index]);
+      select.appendChild(option);
+    }
+    var jumpedTo = null;
+    select.addEventListener("change", function () {
+      var header = headers[Number(select.value)];
+      region.scrollLeft += header.getBoundingClientRect().left - scrollEdge(region, table);
+      jumpedTo = region.scrollLeft;
+    });
+    var pending = false;
+    region.addEventListener("scroll", function () {  // names the first column in view
+      if (pending || region.scrollLeft === jumpedTo) return;
+      jumpedTo = null;
+      pending = true;
+      window.requestAnimationFrame(function () {
+        pending = false;
+        var edge = scrollEdge(region, table);
+        for (var i = 1; i < headers.length; i++) {
+          if (headers[i].getBoundingClientRect().right > edge + 8) { select.value = String(i); break; }
+        }
+      });
+    }, { passive: true });
+    region.parentNode.insertBefore(paragraph, region);
+    jumps.set(region, paragraph);
+  }
+
   function fit(region) {
     var scrolls = region.scrollWidth > region.clientWidth;
     var hint = document.getElementById(region.getAttribute("aria-describedby") || "");
     if (hint) hint.hidden = !scrolls;
+    var jump = jumps.get(region);
+    if (jump) jump.hidden = !scrolls;
     if (scrolls) region.setAttribute("tabindex", "0");
     else if (document.activeElement !== region) region.removeAttribute("tabindex");
     region.classList.toggle("scrolls", scrolls);
@@ -95,8 +168,10 @@
   }
 
   document.querySelectorAll("table.comparison-table, .table-scroll.prose > table").forEach(keepTableRoles);
-  document.querySelectorAll("table.gpu-table").forEach(enhance);
+  document.querySelectorAll(".table-scroll > table").forEach(widenLongHeaders);
+  document.querySelectorAll("table.gpu-table, table[data-sortable]").forEach(enhance);
   var regions = document.querySelectorAll(".table-scroll");
+  regions.forEach(addJump);
   regions.forEach(fit);
   if ("ResizeObserver" in window) {
     var observer = new ResizeObserver(function (entries) {

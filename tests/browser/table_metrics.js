@@ -30,7 +30,10 @@
     return split;
   }
 
-  return Array.from(document.querySelectorAll("main table")).map((table, index) => {
+  // A table not rendered (a planner's preset behind "hidden") is measured when shown, not here.
+  const rendered = Array.from(document.querySelectorAll("main table"))
+    .filter(table => table.closest(".table-scroll").getClientRects().length > 0);
+  return rendered.map((table, index) => {
     const region = table.closest(".table-scroll");
     const box = region.getBoundingClientRect();
     const bodyRow = table.tBodies.length && table.tBodies[0].rows.length ? table.tBodies[0].rows[0] : table.rows[0];

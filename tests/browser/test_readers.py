@@ -99,11 +99,22 @@ def test_every_table_is_readable_at_every_width(page: Page, site_url: str, kind:
         if table["scrolls"]:
             assert table["focusable"] and table["hintShown"], f"{name}: scrolls without a hint or a tab stop"
     assert errors == []
-    if path == PAGE_TYPES[kind][0]:  # one screenshot per page type and width, for review
+    name = screenshot_name(kind, path)
+    if name:  # one screenshot per page type, language and width, for review
         folder = ARTIFACTS / "screenshots"
         folder.mkdir(parents=True, exist_ok=True)
-        name = re.sub(r"[^a-z0-9]+", "-", kind)
         page.screenshot(path=str(folder / f"{name}-{width}.jpg"), full_page=True, type="jpeg", quality=55)
+
+
+def screenshot_name(kind: str, path: str) -> str | None:
+    """``use-case-fr`` for the first French page of a type, ``use-case-en`` for its first English
+    one, ``root`` and ``root-404`` for the two pages of no language; None for the other pages."""
+    slug = re.sub(r"[^a-z0-9]+", "-", kind)
+    lang = path.split("/")[1]
+    if lang not in ("fr", "en"):
+        return slug if path == "/" else f"{slug}-404"
+    first = next(other for other in PAGE_TYPES[kind] if other.split("/")[1] == lang)
+    return f"{slug}-{lang}" if path == first else None
 
 
 @pytest.fixture(scope="module")
@@ -227,12 +238,14 @@ def test_without_javascript_search_shows_no_dead_box(browser: Browser, site_url:
 
 
 @pytest.mark.parametrize("width", [320, 375, 414])
-def test_on_a_phone_the_header_takes_two_lines_at_most(page: Page, site_url: str, width: int):
+def test_on_a_phone_the_header_takes_two_rows_at_most(page: Page, site_url: str, width: int):
+    """The name and the menu button, then the search box and the other language: two rows of 44 px
+    controls (tests/browser/test_navigation.py tests the menu)."""
     load(page, site_url + "/fr/entrainement-llm/", width)
-    line = page.evaluate("() => parseFloat(getComputedStyle(document.body).lineHeight)")
     height = page.locator(".site-header").bounding_box()["height"]
-    assert height <= 2 * line + 40, f"the header is {height}px tall"
+    assert height <= 2 * 44 + 40, f"the header is {height}px tall"
     expect(page.locator("#header-search-input")).to_be_visible()
+    assert page.locator("#header-search-input").bounding_box()["height"] >= 44
 
 
 def test_the_use_cases_menu_closes_on_escape_and_outside_clicks(page: Page, site_url: str):
@@ -244,7 +257,7 @@ def test_the_use_cases_menu_closes_on_escape_and_outside_clicks(page: Page, site
     expect(page.locator(".site-nav details[open]")).to_have_count(0)
     expect(summary).to_be_focused()
     summary.click()
-    page.locator("h1").click()
+    page.mouse.click(1260, 880)  # on the page, away from the open menu
     expect(page.locator(".site-nav details[open]")).to_have_count(0)
 
 
@@ -307,3 +320,72 @@ def test_tables_laid_out_for_a_phone_keep_their_table_roles(page: Page, site_url
     expect(table).to_have_attribute("role", "table")
     assert table.get_by_role("rowheader").count() >= 3
     assert table.get_by_role("cell").count() >= 6
+
+
+#: Pages whose tables scroll on a phone: many columns, long headers, long captions.
+WIDE_TABLES = ["/en/llm-inference/", "/fr/gpu/", "/en/models/llama-3-1-70b/", "/fr/gpu/h100-sxm/", "/en/models/",
+               "/fr/guides/choisir-gpu-deep-learning-llm/"]
+
+
+@pytest.mark.parametrize("width", [320, 375, 414])
+@pytest.mark.parametrize("path", WIDE_TABLES)
+def test_on_a_phone_headers_stay_short_captions_whole_and_the_first_column_in_line(page: Page, site_url: str,
+                                                                                  path: str, width: int):
+    """A header row of a few lines; a caption wrapped inside the visible part of its region, before
+    and after scrolling; the sticky first column where it was, in line on every row, after a
+    sideways scroll with the wheel (a real scroll, not a script's)."""
+    load(page, site_url + path, width)
+    regions = page.locator(".table-scroll.scrolls")
+    assert regions.count() >= 1
+    for index in range(regions.count()):
+        region = regions.nth(index)
+        region.evaluate("el => el.scrollIntoView({block: 'start'})")  # the wheel turns over it
+        name = f"{path} at {width}px, table {index}"
+        head = region.evaluate("el => { const t = el.querySelector('table'); return t.tHead ? t.tHead.rows[0].getBoundingClientRect().height : 0; }")
+        assert head <= 130, f"{name}: a header row {head}px tall"
+        def measure() -> dict:
+            return region.evaluate("""el => {
+                const box = el.getBoundingClientRect(), table = el.querySelector('table'), caption = table.caption;
+                const shown = caption && getComputedStyle(caption).clipPath === 'none' && caption.getClientRects().length;
+                const captionBox = shown ? caption.getBoundingClientRect() : null;
+                return {
+                    caption: captionBox ? [captionBox.left - box.left, box.right - captionBox.right] : null,
+                    firsts: Array.from(table.rows).map(row => Math.round(row.cells[0].getBoundingClientRect().left * 2) / 2),
+                    sticky: getComputedStyle(table.rows[table.rows.length - 1].cells[0]).position === 'sticky',
+                    scrollLeft: el.scrollLeft,
+                };
+            }""")
+        before = measure()
+        box = region.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 200))
+        page.mouse.wheel(240, 0)
+        page.wait_for_function("el => el.scrollLeft > 0", arg=region.element_handle())
+        page.wait_for_timeout(150)
+        after = measure()
+        for state in (before, after):
+            if state["caption"]:
+                assert min(state["caption"]) >= -1, f"{name}: the caption is cut off ({state['caption']})"
+        if before["sticky"]:
+            assert len(set(after["firsts"])) == 1, f"{name}: the first column is out of line after a scroll"
+            assert after["firsts"] == before["firsts"], f"{name}: the first column moved"
+
+
+@pytest.mark.parametrize(("path", "column"), [("/en/llm-inference/", "Price/h"), ("/fr/entrainement-llm/", "Prix/h"),
+                                              ("/en/models/llama-3-1-70b/", "Verdict")])
+def test_on_a_phone_the_key_columns_are_a_choice_away(page: Page, site_url: str, path: str, column: str):
+    """A scrolling table has a "Go to column" select: choosing a column brings it next to the first."""
+    load(page, site_url + path, 375)
+    region = page.locator(".table-scroll.scrolls").filter(has=page.locator(f"th:has-text('{column}')")).first
+    jump = page.locator(".column-jump").filter(has=page.locator(f"option:has-text('{column}')")).first
+    expect(jump).to_be_visible()
+    select = jump.locator("select")
+    assert select.bounding_box()["height"] >= 44
+    header = region.locator("thead th").filter(has_text=column).first
+    assert header.bounding_box()["x"] > page.viewport_size["width"]  # off-screen before
+    label = select.locator("option").filter(has_text=column).first.inner_text()
+    select.select_option(label=label)
+    page.wait_for_function("el => el.scrollLeft > 0", arg=region.element_handle())
+    page.wait_for_timeout(200)
+    box, area = header.bounding_box(), region.bounding_box()
+    assert box["x"] >= area["x"] and box["x"] + box["width"] <= area["x"] + area["width"] + 1
+    expect(select).to_have_value(select.locator("option").filter(has_text=column).first.get_attribute("value"))

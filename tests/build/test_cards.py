@@ -97,3 +97,37 @@ def test_a_pruned_card_is_drawn_again_when_a_page_shows_it_again(tmp_path: Path,
     assert os.listdir(cache) == []
     assert os.path.isfile(ensure_drawn(CARD, cache))
     assert drawings == [CARD, CARD]
+
+
+def test_a_drawing_damaged_anywhere_in_the_cache_is_never_used_and_is_drawn_again(tmp_path: Path,
+                                                                                   drawings: list[Card]):
+    # A drawing is published as it is: a flipped byte or a cut would reach the page's og.png.
+    cache = tmp_path / "cards"
+    path = Path(ensure_drawn(CARD, cache))
+    good = path.read_bytes()
+    assert cards.intact(str(path))
+    damaged = [good[:cut] for cut in (0, 8, 33, len(good) // 2, len(good) - 1)]
+    for position in range(0, len(good), max(1, len(good) // 97)):  # about a hundred positions, header to end
+        flipped = bytearray(good)
+        flipped[position] ^= 0x10
+        damaged.append(bytes(flipped))
+    for data in damaged:
+        path.write_bytes(data)
+        assert not cards.intact(str(path))
+        assert cards.cached_drawing(CARD.file_name, cache) is None
+        assert ensure_drawn(CARD, cache) == str(path) and path.read_bytes() == good  # drawn again
+    assert len(drawings) == 1 + len(damaged)
+
+
+def test_a_pipe_where_a_drawing_should_be_is_not_intact_and_never_blocks(tmp_path: Path):
+    os.mkfifo(tmp_path / CARD.file_name)
+    assert not cards.intact(str(tmp_path / CARD.file_name))
+
+
+def test_prune_removes_what_a_drawing_killed_before_its_rename_left(tmp_path: Path):
+    cache = tmp_path / "cards"
+    kept = ensure_drawn(CARD, cache)
+    leftover = cache / f".{OTHER.file_name}.4242.tmp"  # ``ensure_drawn``'s temporary name
+    leftover.write_bytes(b"\x89PNG half")
+    prune(cache, {os.path.basename(kept)})
+    assert sorted(os.listdir(cache)) == [CARD.file_name]

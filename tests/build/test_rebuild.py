@@ -7,15 +7,23 @@ the result with a clean full build of the same inputs: byte for byte.
 from __future__ import annotations
 
 import hashlib
+import os
+import pickle
 import shutil
+import struct
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from sites import build, copy_project, tiny_project
 
+from gpuguide import cached
+from gpuguide.build import rebuild as rebuild_module
 from gpuguide.build.pipeline import Options, run
 from gpuguide.project import Project
-
-from sites import copy_project
+from gpuguide.structure import loading
+from gpuguide.structure.sources import FileState
 
 # Each test builds the real project two or three times.
 pytestmark = pytest.mark.slow
@@ -112,9 +120,17 @@ def test_editing_one_page_renders_that_page(project: Project, tmp_path: Path):
     assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
 
 
-def test_edits_in_a_row_append_to_the_caches_and_each_renders_only_what_it_changed(project: Project, tmp_path: Path):
+def test_edits_in_a_row_append_to_the_caches_and_each_renders_only_what_it_changed(project: Project, tmp_path: Path,
+                                                                                   monkeypatch: pytest.MonkeyPatch):
     # The build and content caches are journals: a one-page edit appends that page's entries. Edits
     # in a row, then a price change (the records' digests change), each read the appended state back.
+    # The builds run seconds after the files were written, as they do once a checkout is a few seconds
+    # old: the states are settled (``cached.settled``; the first build after the copy saved them unsettled,
+    # and the next one saves every file's state again, whole).
+    monkeypatch.setattr(rebuild_module, "time", SimpleNamespace(time_ns=lambda: time.time_ns() + 3 * 10**9))
+    edit(project.content_dir / "en" / "fine-tuning.md", "## What matters: fine-tuning",
+         "One more paragraph.\n\n## What matters: fine-tuning")
+    assert rebuild(project) == {"en/fine-tuning/index.html"}
     caches = {name: project.cache_dir / name for name in ("pages.pickle", "content.pickle")}
     saved = {name: path.read_bytes() for name, path in caches.items()}
     edit(project.content_dir / "en" / "llm-training.md", "Training a model from scratch",
@@ -250,3 +266,170 @@ def test_an_unchanged_pages_card_touched_or_lost_in_site_is_put_back(project: Pr
     assert rebuild(project) == {"en/llm-training/index.html"}
     assert fingerprint(site) == clean_build(project.root, tmp_path)
     assert same_inode[0].is_file()  # drawn again into the cache
+
+
+# --- Caches that cannot hurt, edits never missed, no stray temporary files (the tiny site) -----------
+
+CACHE_FILES = ("inputs.pickle", "pages.pickle", "content.pickle")
+#: An edit of one page's text and a price: a build that consults every cache (which pages to keep,
+#: which front matter to reuse, whether anything changed).
+EDITS = ((Path("content/en/training.md"), "Training takes memory", "Training needs memory"),
+         (Path("data/prices.yaml"), "card: 0.5", "card: 0.6"))
+
+
+class Plant:
+    """Unpickling it creates ``marker``: a planted cache file could run anything instead."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (Path.touch, (self.marker,))
+
+
+class Bench:
+    """The tiny site built twice (its caches hold an appended record), saved to be put back before each
+    damaged build; and the site a clean build of the edited inputs gives."""
+
+    def __init__(self, root: Path, expected: dict[str, str]):
+        self.root = root
+        self.expected = expected
+        self.caches = {name: (root / ".build-cache" / name).read_bytes() for name in CACHE_FILES}
+        self.texts = {path: (root / path).read_text(encoding="utf-8") for path, _, _ in EDITS}
+        self.site_copy = root.parent / "site-as-built"
+        shutil.copytree(root / "site", self.site_copy)  # copy2: sizes and times as the build left them
+
+    def build_with(self, name: str, data: bytes) -> None:
+        """Put everything back, replace the cache file ``name`` by ``data``, edit, build: the site must
+        be the clean build's, byte for byte."""
+        for path, text in self.texts.items():
+            (self.root / path).write_text(text, encoding="utf-8")
+        shutil.rmtree(self.root / "site")
+        shutil.copytree(self.site_copy, self.root / "site")
+        for cache_name, saved in self.caches.items():
+            (self.root / ".build-cache" / cache_name).write_bytes(data if cache_name == name else saved)
+        for path, old, new in EDITS:
+            edit(self.root / path, old, new)
+        outcome = build(self.root)
+        assert not outcome.unchanged
+        assert fingerprint(self.root / "site") == self.expected, name
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> Bench:
+    base = tmp_path_factory.mktemp("damaged-caches")
+    clean = tiny_project(base / "clean")
+    for path, old, new in EDITS:
+        edit(clean / path, old, new)
+    build(clean)
+    root = tiny_project(base / "tiny")
+    build(root)
+    edit(root / "content/fr/entrainement.md", "## ", "Un paragraphe de plus.\n\n## ")
+    build(root)  # the journals now end with an appended record
+    edit(root / "content/fr/entrainement.md", "Un paragraphe de plus.\n\n## ", "## ")
+    build(root)
+    return Bench(root, fingerprint(clean / "site"))
+
+
+def damaged(data: bytes, marker: Path) -> dict[str, bytes]:
+    """The cache file ``data``, damaged every way a disk, a killed build or a stranger can."""
+    header = len(cached.MAGIC) + 4
+    variants = {f"cut at {cut}": data[:cut] for cut in (0, header + 3, header + 40 + 5, len(data) // 2, len(data) - 1)}
+    for position in (0, len(cached.MAGIC), header + 2, header + 8 + 5, header + 40 + 2, len(data) // 3,
+                     len(data) // 2, len(data) - 12, len(data) - 1):
+        flipped = bytearray(data)
+        flipped[position] ^= 0x04
+        variants[f"byte {position} flipped"] = bytes(flipped)
+    variants["huge length"] = data[:header] + struct.pack("<Q", 2**63) + data[header + 8:]
+    variants["another format"] = data[:len(cached.MAGIC)] + struct.pack("<I", cached.FORMAT + 1) + data[header:]
+    payload = pickle.dumps(("key", Plant(marker)))
+    variants["planted pickle"] = payload
+    variants["planted pickle, framed"] = struct.pack("<Q", len(payload)) + payload
+    return variants
+
+
+@pytest.mark.parametrize("name", CACHE_FILES)
+def test_a_damaged_or_planted_cache_file_never_runs_code_and_the_site_is_a_clean_builds(bench: Bench, name: str):
+    marker = bench.root.parent / f"planted-{name}-ran"
+    pickle.loads(pickle.dumps(Plant(marker)))  # the plant is live: unpickling it runs its code
+    assert marker.exists()
+    marker.unlink()
+    bench.build_with(name, bench.caches[name])  # undamaged first: the bench itself is right
+    for how, data in damaged(bench.caches[name], marker).items():
+        try:
+            bench.build_with(name, data)
+        except AssertionError as failure:
+            raise AssertionError(f"{name}, {how}: {failure}") from None
+        assert not marker.exists(), f"{name}, {how}: the planted pickle ran"
+
+
+def coarse_file_state(path: Path | str) -> FileState | None:
+    """A file system that keeps times to the second (and one time for both)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    second = stat.st_mtime_ns // 10**9 * 10**9
+    return FileState(stat.st_size, second, second, stat.st_ino)
+
+
+def test_a_same_size_edit_in_the_second_of_the_snapshot_is_never_missed(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch):
+    root = tiny_project(tmp_path / "tiny")
+    page = root / "content" / "en" / "training.md"
+    second = (time.time_ns() // 10**9 - 60) * 10**9  # the second of the snapshot, on a clock the test sets
+    monkeypatch.setattr(rebuild_module, "file_state", coarse_file_state)
+    monkeypatch.setattr(loading, "file_state", coarse_file_state)
+    monkeypatch.setattr(rebuild_module, "time", SimpleNamespace(time_ns=lambda: second + 300_000_000))
+    os.utime(page, ns=(second, second))  # saved at .1 s, the build's snapshot taken at .3 s …
+    build(root)
+    assert "GPUs for training" in (root / "site" / "en" / "training" / "index.html").read_text(encoding="utf-8")
+    edit(page, 'title: "GPUs for training"', 'title: "GPUs for teaching"')  # … saved again at .6 s,
+    os.utime(page, ns=(second, second))  # the same size, in the same second: the same state
+    assert coarse_file_state(page) == rebuild_module.Manifest.load(Project(root)).inputs[str(page)]  # type: ignore[union-attr]
+    outcome = build(root)
+    assert not outcome.unchanged and outcome.rendered > 0
+    assert "GPUs for teaching" in (root / "site" / "en" / "training" / "index.html").read_text(encoding="utf-8")
+    assert build(root).unchanged  # and once built, nothing is left to do
+    racy = rebuild_module.Manifest.load(Project(root)).inputs.racy  # type: ignore[union-attr]
+    assert str(page) in racy  # compared by content at each check while its state is not settled …
+    monkeypatch.setattr(rebuild_module, "time", SimpleNamespace(time_ns=lambda: time.time_ns() + 5 * 10**9))
+    assert build(root).unchanged
+    assert rebuild_module.Manifest.load(Project(root)).inputs.racy == {}  # type: ignore[union-attr]
+    # … then no more: the check saved the states as of a snapshot they are settled for.
+    # A content edit the content cache alone would miss (the no-change check sees the data file's
+    # change): the page's state is the one that cache saved, its text is new.
+    edit(page, 'title: "GPUs for teaching"', 'title: "GPUs for learning"')
+    os.utime(page, ns=(second, second))
+    edit(root / "data" / "prices.yaml", "card: 0.5", "card: 0.6")
+    build(root)
+    assert "GPUs for learning" in (root / "site" / "en" / "training" / "index.html").read_text(encoding="utf-8")
+
+
+def test_stray_temporary_files_in_site_are_removed_by_the_next_build(tmp_path: Path):
+    root = tiny_project(tmp_path / "tiny")
+    build(root)
+    site = root / "site"
+    # What a dev-server edit killed between its write and its rename leaves (``build.session``), and
+    # the other write-then-rename patterns; a hidden file someone put there is not the build's.
+    strays = [site / "en" / "training" / ".index.html.4242.tmp", site / ".index.html.77.tmp",
+              site / "fr" / ".og.png.4242.tmp", site / "en" / ".sitemap.xml.tmp-4242"]
+    kept = site / "fr" / ".well-known-note"
+
+    def plant() -> None:
+        for stray in strays:
+            stray.write_text("half a page", encoding="utf-8")
+        kept.write_text("not ours", encoding="utf-8")
+
+    plant()
+    assert build(root).unchanged  # nothing changed: still, the strays go
+    assert [stray for stray in strays if stray.exists()] == [] and kept.exists()
+    plant()
+    edit(root / "content" / "en" / "training.md", "Training takes memory", "Training needs memory")
+    outcome = build(root)  # a one-page edit: site/ updated in place
+    assert 0 < outcome.rendered < outcome.pages
+    assert [stray for stray in strays if stray.exists()] == [] and kept.exists()
+    plant()
+    shutil.rmtree(root / ".build-cache")  # a full build: a new site swapped in
+    build(root)
+    assert [stray for stray in strays if stray.exists()] == []

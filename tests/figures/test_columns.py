@@ -254,7 +254,7 @@ def test_decode_bound_is_bandwidth_over_the_weights_and_kv_cache_read_per_token(
     assert found["big"].text == "≤ 208 tokens/s"  # 3,350 GB/s ÷ 16.08 GB
     assert cells(dataset, column, fr)["big"].text == "≤ 208 tokens/s"
     header = build_table(GPUS, [column], dataset, en).headers[0]
-    assert header == "Small LLM BF16: decoding for one user, upper bound"
+    assert header == "Small LLM BF16: one user, at most"
 
 
 def test_decode_ceiling_of_a_model_that_does_not_load_is_not_a_speed(dataset, en):

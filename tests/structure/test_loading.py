@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 from sites import tiny_project
 
+from gpuguide import cached
+from gpuguide.cached import Snapshot
 from gpuguide.errors import Problems
 from gpuguide.structure import loading
 from gpuguide.structure.data import load_dataset
 from gpuguide.structure.loading import ContentCache, load_library, read_page
+from gpuguide.structure.sources import FileState
 
 PAGE = ('---\ntitle: "{title}"\ndescription: D\nslug: {slug}\ntranslation_key: {slug}\nlayout: guide\n---\n'
         "Body of {slug}.\n")
@@ -159,7 +162,7 @@ def test_a_cache_entry_the_schema_no_longer_accepts_is_parsed_again(content: Pat
 def test_the_saved_cache_works_for_its_key_only(content: Path, tmp_path: Path, parses: list[Path]):
     cache = ContentCache()
     load(content, cache)
-    saved = tmp_path / "cache" / "content.pickle"
+    saved = tmp_path / "cache" / "content.cache"
     cache.save(saved, "v1")
     parses.clear()
     assert load(content, ContentCache.load(saved, "v1"))[0]["/fr/guides/bravo/"] == "Bravo"
@@ -191,3 +194,85 @@ def test_a_language_of_site_yaml_without_its_folder_names_the_fix(tmp_path: Path
     assert (problem.path, problem.line, problem.message) == ("content/en", 1, "no content folder for language `en`")
     assert problem.hint == "create content/en/ or remove `en` from data/site.yaml"  # relative, as every path shown
     assert {page.lang for page in library.pages} == {"fr"}
+
+
+SECOND = 10**9
+
+
+def coarse_file_state(path: Path | str) -> FileState | None:
+    """A file system that keeps times to the second (and one time for both)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    second = stat.st_mtime_ns // SECOND * SECOND
+    return FileState(stat.st_size, second, second, stat.st_ino)
+
+
+def snapshot(content: Path, taken_ns: int) -> Snapshot:
+    return Snapshot({str(path): coarse_file_state(path) for path in content.rglob("*.md")}, taken_ns)
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Every file the loader reads, in order."""
+    read: list[Path] = []
+    real = loading.read_text
+
+    def counting(path, problems):
+        read.append(Path(path))
+        return real(path, problems)
+
+    monkeypatch.setattr(loading, "read_text", counting)
+    return read
+
+
+def test_a_same_size_edit_in_the_second_of_the_snapshot_is_seen_through_the_saved_cache(
+        content: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads: list[Path]):
+    monkeypatch.setattr(loading, "file_state", coarse_file_state)
+    path = content / "fr" / "alpha.md"
+    second = (time.time_ns() // SECOND - 60) * SECOND
+    os.utime(path, ns=(second, second))  # saved at .1 s; the build's snapshot at .3 s
+    cache, saved = ContentCache(), tmp_path / "content.cache"
+    load_library(content, None, Problems(content.parent), cache, states=snapshot(content, second + SECOND // 3))
+    cache.save(saved, "v1")
+    taken = coarse_file_state(path)
+    later(path, 'title: "Alpha"', 'title: "Omega"')  # saved again at .6 s: same size, same second
+    os.utime(path, ns=(second, second))
+    assert coarse_file_state(path) == taken
+    reads.clear()
+    problems = Problems(content.parent)
+    library = load_library(content, None, problems, ContentCache.load(saved, "v1"), states=snapshot(content, time.time_ns()))
+    assert {page.url: page.meta.title for page in library.pages}["/fr/alpha/"] == "Omega"
+    assert path in reads  # read again, its text compared with the digest cached
+
+
+def test_a_settled_state_is_trusted_without_reading_the_file(content: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch, reads: list[Path]):
+    # The states taken seconds after the files' last change: any later edit changes them.
+    monkeypatch.setattr(loading, "file_state", coarse_file_state)
+    cache, saved = ContentCache(), tmp_path / "content.cache"
+    load_library(content, None, Problems(content.parent), cache,
+                 states=snapshot(content, time.time_ns() + 3 * SECOND))
+    cache.save(saved, "v1")
+    reads.clear()
+    library = load_library(content, None, Problems(content.parent), ContentCache.load(saved, "v1"),
+                           states=snapshot(content, time.time_ns() + 4 * SECOND))
+    assert reads == [] and len(library.pages) == 3
+
+
+@pytest.mark.parametrize("row", [
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", 10],  # a field short
+    ["name", "1", 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", 10, 1],  # a size that is text
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", [], {}, "yaml", 10, 1],  # fields that are not an object
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", {}, "x", "yaml", 10, 1],  # front matter that is not a mapping
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", -5, 1],  # a body before the file's start
+    [["name"], 1, 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", 10, 1],
+], ids=["short", "size-text", "meta-list", "front-matter-text", "negative-offset", "name-list"])
+def test_a_content_cache_entry_of_another_shape_is_no_cache(tmp_path: Path, row: list[object]):
+    saved = tmp_path / "content.cache"
+    good = ["name", 1, 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", 10, 1]
+    cached.Journal(saved, "v1").save({"x": None}, {}, lambda entries: [good])
+    assert list(ContentCache.load(saved, "v1").sources) == ["name"]  # the right shape loads
+    cached.Journal(saved, "v1").save({"x": None}, {}, lambda entries: [good, row])
+    assert ContentCache.load(saved, "v1").sources == {}
