@@ -31,6 +31,7 @@ from gpuguide.project import Project
 from gpuguide.structure.library import Library
 from gpuguide.structure.loading import read_page
 from gpuguide.structure.pages import Page
+from gpuguide.structure.shared_facts import take_facts
 from gpuguide.structure.translations import check_translations
 
 
@@ -75,6 +76,10 @@ class DevSession:
                     or old.meta.layout == "not_found"):
                 return None
             new = read_page(path, old.lang, content_dir, problems)
+            source = built.site.library.translations.get(old.meta.translation_key, {}).get(
+                built.site.dataset.config.default_language)
+            if new is not None and source is not None and source is not old:
+                take_facts(new, source, problems)  # a translation: the facts its source states
             problems.raise_if_errors(False)
             if new is None or new.meta_digest != old.meta_digest or new.folder != old.folder:
                 return None  # the front matter shows on other pages (menus, lists, switchers): a full build

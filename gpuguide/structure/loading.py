@@ -30,6 +30,7 @@ from gpuguide.structure.data import Dataset
 from gpuguide.structure.library import Library
 from gpuguide.structure.pages import Page, PageMeta, generated_pages
 from gpuguide.structure.schema import validate
+from gpuguide.structure.shared_facts import share_facts
 from gpuguide.structure.sources import (FRONT_MATTER_OFFSET, FileState, YamlDocument, file_state, read_text,
                                         split_front_matter, walk_files)
 
@@ -171,6 +172,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
             else:
                 unreadable.append((lang, path))
     if dataset is not None:
+        share_facts(pages, dataset.config.default_language, problems)  # before generators copy their patterns
         pages.extend(generated_pages(pages, dataset, problems))
     return Library(tuple(pages), tuple(unreadable))
 

@@ -98,13 +98,13 @@ class PageMeta(Strict):
     layout: Layout
     """the page type: which template renders it"""
     use_case: str | None = None
-    """`use_case` pages: an id of `data/use_cases.yaml`"""
+    """`use_case` pages: an id of `data/use_cases.yaml` (stated in the default language's page only: translations take it)"""
     short_name: str | None = None
     """`use_case` pages: how headings name the use case (`entraînement de LLM`)"""
     summary: str | None = None
     """`use_case` pages: one line for the "other use cases" lists"""
     table: TableSpec | None = None
-    """`use_case` pages: the GPUs and columns of the comparison table (below)"""
+    """`use_case` pages: the GPUs and columns of the comparison table (below); stated in the default language's page only, like `use_case`, `chart`, `price_performance`, `verdict`, `models` and `planner`: translations take them from there"""
     price_performance: list[str | ModelColumn] = []
     """`use_case` pages: price-performance columns (`usd_per_bf16_pflop_hour`, `usd_per_gb_hour`, model
     columns `tokens_per_usd`…) shown for the table's GPUs in a second table, with the price"""
