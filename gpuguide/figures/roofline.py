@@ -136,8 +136,8 @@ def offline_tokens_per_second_upper_bound(shape: ModelShape, weights: str, kv_ca
     produces no more): the decode roofline at the largest batch the whole memory holds, each
     sequence caching at least its prompt and half its output, and no more than the tensor
     throughput allows for prompts and outputs together. An unknown length counts as 0 (1 token
-    cached at least): the bound only grows. None when the bandwidth is not published or the weights
-    do not fit.
+    cached at least): the bound only grows. None when the bandwidth or the tensor throughput is not
+    published, or the weights do not fit.
 
     >>> llama_70b = ModelShape(68_976_648_192, 80, 8, 128, 4096, vocab_size=32_000, hidden_size=8192)
     >>> h100 = ServingGpu("h100-sxm", 80, 3350, {"bf16": 989, "fp8": 1979})
@@ -156,7 +156,10 @@ def offline_tokens_per_second_upper_bound(shape: ModelShape, weights: str, kv_ca
     memory_bound = gpu_count * exact(gpu.bandwidth_gbs) * GB * sequences / (weights_read + kv_room)
     rate = tensor_tflops(gpu, serving.weight_format(serving.format_of(shape, weights)).compute)
     if rate is None:
-        return memory_bound
+        # At the largest batch the memory holds, compute is what stops a batch job; without a
+        # published tensor throughput the memory roofline alone is no bound worth printing
+        # (Llama 3.1 8B on RTX PRO 6000s: 200 million tokens/s).
+        return None
     active = shape.active_parameters or shape.parameters
     prompt_share = exact(input_tokens) / exact(output_tokens) if output_tokens else Fraction(0)
     compute_bound = gpu_count * rate * 10**12 / (2 * active * (1 + prompt_share))

@@ -75,6 +75,13 @@ def test_without_a_published_bandwidth_there_is_no_bound():
     assert offline_tokens_per_second_upper_bound(LLAMA_3_1_8B, "bf16", "bf16", unknown, 1, 100, 100) is None
 
 
+def test_without_a_published_tensor_throughput_a_batch_job_has_no_bound():
+    # The RTX PRO 6000 Blackwell: NVIDIA publishes its bandwidth, and tensor figures only as "AI TOPS"
+    # with sparsity; the memory roofline alone would allow 200 million tokens/s of Llama 3.1 8B.
+    no_rates = ServingGpu("rtx-pro-6000", 96, 1792, {})
+    assert offline_tokens_per_second_upper_bound(LLAMA_3_1_8B, "bf16", "bf16", no_rates, 8, 2048, 128) is None
+
+
 # --- Properties ----------------------------------------------------------------------------------
 
 bandwidths = st.integers(100, 10_000)
