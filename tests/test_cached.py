@@ -320,7 +320,7 @@ def test_a_save_that_fails_at_the_rename_keeps_the_old_file_and_no_temporary(tmp
 
 
 def test_the_temporary_file_of_a_save_killed_before_its_rename_goes_at_the_next_save(tmp_path: Path):
-    (tmp_path / ".c.pickle.tmp-4242").write_bytes(b"half a file")
+    (tmp_path / ".c.cache.tmp-4242").write_bytes(b"half a file")
     cached.save(tmp_path / "c.cache", "k", 1)
     assert os.listdir(tmp_path) == ["c.cache"]
 

@@ -455,6 +455,8 @@ def build_table(gpu_ids: list[str], column_refs: list[Any], dataset: Dataset, la
 def check_columns(library: Library, dataset: Dataset, problems: Problems) -> None:
     """Every column a page's table names exists, and its model and precision too."""
     for page in library.pages:
+        if page.facts_from is not None:
+            continue  # a translation's columns are its source's: reported there
         if page.meta.table is not None:
             for index, column in enumerate(page.meta.table.columns):
                 _check_column(column, page, ("table", "columns", index), dataset, problems)

@@ -199,6 +199,9 @@ class Page:
     body_line: int  # line of the body's first line in the source file
     subject: Subject | None = None  # generated pages: the GPU, or the pair of GPUs, the page is about
     folder: str = ""  # the file's folder under content/<lang>/ (``guides``): the URL starts with it
+    # A translation: the default-language page whose facts it took (``structure.shared_facts``),
+    # which reports their problems.
+    facts_from: "Page | None" = None
 
     @classmethod
     def from_text(cls, source: Path, lang: str, meta: PageMeta, front_matter: YamlDocument, body: str,

@@ -43,6 +43,7 @@ def take_facts(page: Page, source: Page, problems: Problems) -> None:
         value = getattr(source.meta, field)
         if value != getattr(page.meta, field):
             shared[field] = value
+    page.facts_from = source
     if shared:
         page.meta = page.meta.model_copy(update=shared)
         page.__dict__.pop("meta_digest", None)  # computed again from what the page now holds

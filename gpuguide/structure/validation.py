@@ -21,7 +21,8 @@ def check_pages(library: Library, dataset: Dataset, problems: Problems) -> None:
     for page in library.pages:
         if page.meta.layout == "use_case":
             _use_case_page(page, dataset, problems)
-        _record_ids(page, dataset, problems)
+        if page.facts_from is None:  # a translation's facts are its source's: reported there
+            _record_ids(page, dataset, problems)
     _translations_have_a_source(library, dataset, problems)
     _outputs_inside_the_site(library, problems)
     _search_engine_lengths(library, dataset, problems)
@@ -108,11 +109,14 @@ def _reserved_pages(library: Library, dataset: Dataset, problems: Problems) -> N
 def _use_case_page(page: Page, dataset: Dataset, problems: Problems) -> None:
     meta = page.meta
     where = page.front_matter.position
-    for key in ("use_case", "short_name", "summary"):
+    shared = page.facts_from is not None  # its use case, table and chart are its source's: reported there
+    for key in ("short_name", "summary") if shared else ("use_case", "short_name", "summary"):
         if getattr(meta, key) is None:
             pos = where(())
             problems.error(page.source, pos.line, pos.column, f"missing required field `{key}`",
                            f"a use-case page needs `{key}: …`")
+    if shared:
+        return
     if meta.use_case is not None and meta.use_case not in dataset.use_cases:
         pos = where(("use_case",))
         problems.error(page.source, pos.line, pos.column, f"unknown use case `{meta.use_case}`",

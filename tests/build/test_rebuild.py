@@ -131,7 +131,7 @@ def test_edits_in_a_row_append_to_the_caches_and_each_renders_only_what_it_chang
     edit(project.content_dir / "en" / "fine-tuning.md", "## What matters: fine-tuning",
          "One more paragraph.\n\n## What matters: fine-tuning")
     assert rebuild(project) == {"en/fine-tuning/index.html"}
-    caches = {name: project.cache_dir / name for name in ("pages.pickle", "content.pickle")}
+    caches = {name: project.cache_dir / name for name in ("pages.cache", "content.cache")}
     saved = {name: path.read_bytes() for name, path in caches.items()}
     edit(project.content_dir / "en" / "llm-training.md", "Training a model from scratch",
          "Training a model from the ground up")
@@ -167,7 +167,7 @@ def test_a_page_touched_in_site_is_rendered_again(project: Project):
 
 
 def test_a_lost_or_corrupt_cache_means_a_full_build(project: Project, tmp_path: Path):
-    (project.cache_dir / "pages.pickle").write_bytes(b"not a pickle")
+    (project.cache_dir / "pages.cache").write_bytes(b"not a pickle")
     edit(project.root / "content" / "en" / "llm-training.md", "Training a model", "Training any model")
     assert len(rebuild(project)) > 400
     assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
@@ -270,7 +270,7 @@ def test_an_unchanged_pages_card_touched_or_lost_in_site_is_put_back(project: Pr
 
 # --- Caches that cannot hurt, edits never missed, no stray temporary files (the tiny site) -----------
 
-CACHE_FILES = ("inputs.pickle", "pages.pickle", "content.pickle")
+CACHE_FILES = ("inputs.cache", "pages.cache", "content.cache")
 #: An edit of one page's text and a price: a build that consults every cache (which pages to keep,
 #: which front matter to reuse, whether anything changed).
 EDITS = ((Path("content/en/training.md"), "Training takes memory", "Training needs memory"),

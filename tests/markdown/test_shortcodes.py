@@ -183,7 +183,7 @@ def test_code_escapes_and_unclosed_braces_are_not_shortcodes(project, text: str)
 def test_a_wrong_shortcode_is_an_error_at_its_file_and_line_and_shown_as_written(project) -> None:
     soup, problems = _render(project, "Intro.\n\nThe {{ gpu_figure gpu=bgi column=<memory> }} figure.\n")
     assert problems == [
-        (f"content/en/page.md:{BODY_LINE + 2}:1: error: shortcode {{{{ gpu_figure gpu=bgi column=<memory> }}}}: "
+        (f"content/en/page.md:{BODY_LINE + 2}:5: error: shortcode {{{{ gpu_figure gpu=bgi column=<memory> }}}}: "
         "unknown GPU `bgi`; did you mean `big`? (see the list of shortcodes in README.md)")]
     # Never published as a figure: the call as written, escaped (no tag comes from it).
     assert soup.find("span") is None and soup.find("memory") is None
@@ -207,7 +207,7 @@ def test_errors_in_lists_headings_and_table_cells_are_at_their_lines(project) ->
 
 def test_an_error_on_a_later_line_of_a_paragraph_is_at_that_line(project) -> None:
     _, problems = _render(project, "First line of the paragraph,\nsecond line,\nthird {{ nope }}.\n")
-    assert len(problems) == 1 and problems[0].startswith(f"content/en/page.md:{BODY_LINE + 2}:1:")
+    assert len(problems) == 1 and problems[0].startswith(f"content/en/page.md:{BODY_LINE + 2}:7:")  # at the {{
 
 
 def test_without_data_a_shortcode_is_an_error_and_without_problems_it_raises(project) -> None:
@@ -285,8 +285,12 @@ def test_a_block_shortcode_in_a_list_item_is_a_table_in_that_item(project) -> No
                                         ("{{ sizing_constants }} {{ published_anchors }}\n", 0)])
 def test_a_block_shortcode_not_alone_is_an_error_and_prints_no_table(project, text: str, line: int) -> None:
     soup, problems = _render(project, text)
-    assert problems and all(f":{BODY_LINE + line}:1: error:" in problem and "alone on its own line" in problem
-                            for problem in problems)
+    source_line = text.split("\n")[line]
+    columns = {index + 1 for index in range(len(source_line)) if source_line.startswith("{{", index)}
+    if source_line.startswith("|"):
+        columns.add(1)  # a table cell's shortcode: at its row's line (cells keep no column)
+    assert problems and all(any(f":{BODY_LINE + line}:{column}: error:" in problem for column in columns)
+                            and "alone on its own line" in problem for problem in problems)
     assert all(table.caption is None or "constants" not in table.caption.get_text().lower()
                for table in soup.find_all("table"))
     assert "{{ sizing_constants }}" in soup.get_text()

@@ -225,7 +225,7 @@ def test_comparison_context(site: Site) -> None:
     assert (line.verdict, line.pick) == ("offered-faster", "big")
     # The criteria that decided (no cost: Pcie has no price per PFLOP-hour without an offer).
     assert line.criteria == {"capacity": "train_8gpu", "speed": "bandwidth"}
-    assert context["indexable"] is True and context["redirect"] is None
+    assert given.page.indexable is True and context.get("redirect") is None
     assert _selected(context["picker"]) == ["big", "pcie"]
     assert len(context["card_lines"]) == 2 and all(f"80{NNBSP}Go" in line for line in context["card_lines"])
     # The page depends on its two GPUs, never on the third one's record or price.
@@ -234,15 +234,15 @@ def test_comparison_context(site: Site) -> None:
 
 
 def test_a_pair_buyers_do_not_weigh_is_not_indexed(site: Site) -> None:
-    context, _ = _context(site, "/fr/comparer/big-vs-card/")  # 80 GB against 24 GB: over 3 times
-    assert context["indexable"] is False and context["summaries"]
+    context, given = _context(site, "/fr/comparer/big-vs-card/")  # 80 GB against 24 GB: over 3 times
+    assert given.page.indexable is False and context["summaries"]
 
 
 def test_the_other_order_of_a_pair_redirects_to_its_page(site: Site) -> None:
     context, given = _context(site, "/en/compare/pcie-vs-big/")
     assert context["redirect"] == "/en/compare/big-vs-pcie/"
     assert context["canonical"] == "https://tiny.example.com/en/compare/big-vs-pcie/"
-    assert context["indexable"] is False and context["hreflang"] == []
+    assert context["indexable"] is False and context["hreflang"] == []  # the redirect's own context says so
     # The same sharing card as the pair's page: one drawing for both addresses.
     assert context["card_lines"] == _context(site, "/en/compare/big-vs-pcie/")[0]["card_lines"]
 

@@ -203,7 +203,7 @@ CASES: dict[str, Case] = {
                                           EN_USE_CASE, "the translation key `use-case/llm-trainin` matches no `fr` page",
                                           "translation_key:"),
     "missing reserved page": Case(remove("content/en/search.md"), "content/en",
-                                  "no `search` page in `en`: the site links to it from every page"),
+                                  "`en` lacks 1 page the site links to from every page: content/fr/recherche.md (search)"),
     "second reserved page": Case(write("content/en/catalogue-2.md", PAGE.replace("layout: guide", "layout: catalogue")
                                        .replace("slug: nouvelle", "slug: gpus-2")),
                                  "content/en/gpus.md", "a second `catalogue` page in `en`", "layout:"),
@@ -250,6 +250,8 @@ CASES: dict[str, Case] = {
     # --- templates/ ---------------------------------------------------------------------------
     "undefined template variable": Case(replace("templates/use_case.html", "{{ title }}</h1>", "{{ titel }}</h1>"),
                                         "templates/use_case.html", "template error", "{{ titel }}"),
+    "undefined variable in the catalogue": Case(replace("templates/catalogue.html", "{{ title }}</h1>", "{{ titel }}</h1>"),
+                                                "templates/catalogue.html", "template error", "{{ titel }}"),
     "template syntax error": Case(replace("templates/guide.html", "{{ main_html }}", "{% if %}{{ main_html }}"),
                                   "templates/guide.html", "template syntax error", "{% if %}"),
     "missing include": Case(replace("templates/guide.html", '{% include "partials/faq.html" %}',
@@ -399,7 +401,9 @@ def test_the_command_line_exits_1_without_a_traceback(project: Path, case: str):
     # A bad price, an unknown GPU id in a page's table and an unknown shortcode in another page's
     # body: three stages (data, pages, rendering), one run.
     ("zero price", "unknown GPU id", "unknown shortcode"),
-    ("anchor with an unknown model", "unknown column", "unknown shortcode", "undefined template variable"),
+    # A broken table breaks its translations' too (they take it): a template error found while
+    # rendering shows on another layout's page.
+    ("anchor with an unknown model", "unknown column", "unknown shortcode", "undefined variable in the catalogue"),
 ])
 def test_all_problems_of_a_run_are_reported_together(project: Path, cases: tuple[str, ...]):
     for case in cases:

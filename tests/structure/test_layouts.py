@@ -76,10 +76,12 @@ def test_a_missing_reserved_page_is_an_error_naming_the_fix(tiny_loaded, layout:
     root, dataset, library = tiny_loaded
     # The English page of that layout (and, for a generator, every page it made) is gone.
     without = Library(tuple(page for page in library.pages if not (page.lang == "en" and page.meta.layout == layout)))
-    expected = (f"content/en:1:1: error: no `{layout}` page in `en`: the site links to it from every page "
-                f"(add content/en/<name>.md with `layout: {layout}`)")
-    assert expected in problems_of(root, dataset, without)
-    assert not any("in `fr`" in problem for problem in problems_of(root, dataset, without))
+    # One problem for the language, naming the French page to translate (its layout in brackets).
+    [missing] = [problem for problem in problems_of(root, dataset, without) if problem.startswith("content/en:1:1:")]
+    assert missing.startswith("content/en:1:1: error: `en` lacks 1 page the site links to from every page: content/fr/")
+    assert f"({layout})" in missing and "translate them into content/en/" in missing
+    assert not any(problem.startswith("content/fr") and "lacks" in problem
+                   for problem in problems_of(root, dataset, without))
 
 
 @pytest.mark.parametrize("layout", sorted(OPTIONAL))
@@ -99,7 +101,8 @@ def test_a_draft_does_not_count_as_the_reserved_page(tiny_loaded, layout: str):
                 continue  # a draft generator makes no pages
             page = dataclasses.replace(page, meta=page.meta.model_copy(update={"draft": True}))
         pages.append(page)
-    assert f"no `{layout}` page in `fr`" in " ".join(problems_of(root, dataset, Library(tuple(pages))))
+    assert (f"`fr` lacks 1 page the site links to from every page: `{layout}`"
+            in " ".join(problems_of(root, dataset, Library(tuple(pages)))))
 
 
 def test_generated_pages_alone_do_not_stand_for_the_pattern(tiny_loaded):
@@ -107,7 +110,7 @@ def test_generated_pages_alone_do_not_stand_for_the_pattern(tiny_loaded):
     # The GPU pages are there, the one Markdown file that makes them is not.
     without = Library(tuple(page for page in library.pages
                             if not (page.lang == "en" and page.meta.layout == "gpu" and page.subject is None)))
-    assert any(problem.startswith("content/en:1:1: error: no `gpu` page in `en`")
+    assert any(problem.startswith("content/en:1:1: error: `en` lacks 1 page") and "(gpu)" in problem
                for problem in problems_of(root, dataset, without))
 
 
