@@ -84,8 +84,8 @@ def test_render_one_without_staging_keeps_the_html_and_writes_nothing(tiny_loade
     assert soup.find("link", rel="canonical")["href"] == "https://tiny.example.com/fr/entrainement/"
     assert sorted(result.parsed.links) == _soup_links(soup)
     assert {tag["id"] for tag in soup.find_all(id=True)} <= set(result.parsed.ids)
-    # The Markdown link to methodologie.md (line 24 of the source) became the page's relative URL.
-    assert result.link_lines == {"../methodologie/": 24}
+    # The Markdown link to methodologie.md (line 25 of the source) became the page's relative URL.
+    assert result.link_lines == {"../methodologie/": 25}
     assert result.reads, "a use-case page reads the GPUs' data"
     assert list(project.root.glob(".site-*")) == []
 

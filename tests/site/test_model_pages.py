@@ -138,17 +138,25 @@ def test_pages_of_related_models_say_what_differs(model_pages, dataset):
     llama = differences(en["llama-3-3-70b"])
     assert list(llama) == ["llama-2-70b", "deepseek-r1-distill-llama-70b", "llama-3-70b", "llama-3-1-70b",
                            "qwen2-5-72b"]  # smallest first, then by name
+    # Meta's announcements: Llama 3 on April 18, 2024, Llama 3.3 on December 6, 2024; each under its own licence.
     assert llama["llama-3-70b"] == ("../llama-3-70b/", "same layers and KV cache",
-                                    ["8,192 tokens of context instead of 131,072"])
-    assert llama["llama-3-1-70b"][2] == [
+                                    ["8,192 tokens of context instead of 131,072",
+                                     "licence: Llama 3 Community License instead of Llama 3.3 Community License",
+                                     "released on April 18, 2024 instead of December 6, 2024"])
+    assert llama["llama-3-1-70b"][2][0] == (
         "the same parameter count, layers, attention, context and published format: every memory figure and "
-        "configuration on this page holds for it too"]
+        "configuration on this page holds for it too")
+    assert llama["llama-3-1-70b"][2][1:] == [
+        "licence: Llama 3.1 Community License instead of Llama 3.3 Community License",
+        "released on July 23, 2024 instead of December 6, 2024"]
     assert llama["llama-2-70b"][2] == ["69B parameters instead of 70.6B",
                                        "a vocabulary of 32,000 tokens instead of 128,256",
                                        "4,096 tokens of context instead of 131,072",
+                                       "licence: Llama 2 Community License instead of Llama 3.3 Community License",
+                                       "released on July 18, 2023 instead of December 6, 2024",  # Meta, Llama 2
                                        "139.4 GB for a chat instead of 143.9 GB",
                                        "41 published MLPerf results, none for this one"]
-    assert differences(en["deepseek-v3"])["deepseek-r1"][2][1] == "7 published MLPerf results, none for this one"
+    assert "7 published MLPerf results, none for this one" in differences(en["deepseek-v3"])["deepseek-r1"][2]
     assert list(differences(en["qwen3-32b"])) == ["qwen3-30b-a3b", "deepseek-r1-distill-qwen-32b", "qwen3-235b-a22b"]
     gpt_oss = differences(en["gpt-oss-20b"])["gpt-oss-120b"]
     assert gpt_oss[1] == "gpt-oss family" and "116.8B parameters instead of 20.9B" in gpt_oss[2]

@@ -101,7 +101,7 @@ def test_one_comparison_page_per_pair_of_gpus_the_indexed_ones_reachable_from_th
 
 def test_one_page_per_gpu_linked_from_the_catalogue(pages, dataset):
     catalogue = pages["fr/gpu/index.html"]
-    linked = {resolve("fr/gpu/index.html", a["href"])[0] for a in catalogue.select("table a")}
+    linked = {resolve("fr/gpu/index.html", a["href"])[0] for a in catalogue.select("table a:not(.bid-link)")}  # bid links lead to the marketplace
     assert linked == {f"fr/gpu/{gpu_id}/index.html" for gpu_id in dataset.gpus}
     for gpu_id in dataset.gpus:
         assert f"en/gpus/{gpu_id}/index.html" in pages
