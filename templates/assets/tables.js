@@ -86,6 +86,7 @@
 
   var JUMP_LABEL = document.body.getAttribute("data-column-jump");
   var jumps = new Map();
+  var jumpCount = 0;
 
   function headerText(cell) {
     var copy = cell.cloneNode(true);
@@ -110,6 +111,8 @@
     paragraph.hidden = true;
     var label = document.createElement("label");
     var select = document.createElement("select");
+    select.id = "column-jump-" + (++jumpCount);
+    label.htmlFor = select.id;
     label.appendChild(document.createTextNode(JUMP_LABEL));
     label.appendChild(select);
     paragraph.appendChild(label);
