@@ -69,6 +69,12 @@ def design_weight(site: Path, path: str, cache: dict[str, int]) -> dict[str, int
     return files
 
 
+def indexable(site: Path, path: str) -> bool:
+    soup = BeautifulSoup((site / path.strip("/") / "index.html").read_bytes(), "lxml")
+    robots = soup.find("meta", attrs={"name": "robots"})
+    return robots is None or "noindex" not in robots.get("content", "")
+
+
 def web_fonts(site: Path) -> int:
     """``@font-face`` rules in the stylesheets and font files under the site."""
     rules = sum(len(re.findall(r"@font-face", css.read_text(encoding="utf-8"))) for css in site.rglob("*.css")
@@ -151,7 +157,9 @@ def main() -> None:
         server, base = serve_gzipped(site)
         lines += ["", "| page | phone: perf. / a11y / best pr. / SEO | desktop |", "|---|---|---|"]
         for (kind, language), paths in sorted(by_type.items()):
-            path = paths[0]
+            # The first page search engines may index (a pair's other order is a redirect page);
+            # the 404 pages are noindex by design: their SEO score says so.
+            path = next((path for path in paths if indexable(site, path)), paths[0])
             scores[path] = {form: lighthouse(args.lighthouse, base + path, form == "desktop")
                             for form in ("phone", "desktop")}
             cells = [" / ".join(str(scores[path][form][name]) for name in CATEGORIES) for form in ("phone", "desktop")]
