@@ -13,8 +13,7 @@ import re
 import pytest
 import yaml
 from playwright.sync_api import Browser, Page, expect
-
-from sites import ROOT
+from sites import ROOT, load_in_browser
 
 pytestmark = pytest.mark.browser
 
@@ -32,14 +31,7 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\u00a0", " ").replace("\u202f", " ")).strip()
 
 
-def load(page: Page, url: str, width: int, height: int = 900) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(url)
-    page.wait_for_load_state("networkidle")
-    return errors
+load = load_in_browser
 
 
 def off_screen(page: Page, selector: str) -> list[str]:

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-
-from sites import ROOT
+from sites import ROOT, load_in_browser
 
 pytestmark = pytest.mark.browser
 
@@ -50,14 +49,7 @@ PAGE_TYPES: dict[str, tuple[str, ...]] = {
 PAGES = [(kind, path) for kind, paths in PAGE_TYPES.items() for path in paths]
 
 
-def load(page: Page, url: str, width: int, height: int = 900) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(url)
-    page.wait_for_load_state("networkidle")
-    return errors
+load = load_in_browser
 
 
 @pytest.fixture(scope="session")

@@ -9,20 +9,18 @@ rule that rescans fails by far: its input is sized for that.
 
 from __future__ import annotations
 
-import gc
-import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
+from sites import ROOT, processor_seconds
 
 from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.markdown.parser import render_body
 from gpuguide.structure.data import Dataset, load_dataset
 from gpuguide.structure.typography import french
-
-from sites import ROOT
 
 #: Characters in the smaller input of each case: big enough that a quadratic rule shows, small enough
 #: that a case takes about a second.
@@ -41,24 +39,6 @@ def dataset() -> Dataset:
     return loaded
 
 
-def fastest_seconds(run: Callable[[], Any], runs: int = 3) -> float:
-    """The fastest of ``runs`` timings of ``run()``, in processor seconds of this process."""
-    best = float("inf")
-    for _ in range(runs):
-        # Without the collector: its full passes over every object of the process come more often
-        # as a run allocates more, which makes twice the tokens cost 2.5 times as much, whatever
-        # the rules do.
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time()
-            run()
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-    return best
-
-
 def assert_linear(pathological: Callable[[int], str], ordinary: Callable[[int], str],
                   process: Callable[[str], Any], size: int) -> None:
     """``process`` takes about as long on ``pathological`` text as on ``ordinary`` text of the same
@@ -66,9 +46,9 @@ def assert_linear(pathological: Callable[[int], str], ordinary: Callable[[int], 
     bad, good, bad_doubled = pathological(size), ordinary(size), pathological(2 * size)
     assert len(good) == len(bad) and len(bad_doubled) == 2 * len(bad)
     process(good)  # caches warm (the parser, the shortcodes' figures)
-    good_seconds = fastest_seconds(lambda: process(good))
-    bad_seconds = fastest_seconds(lambda: process(bad))
-    doubled_seconds = fastest_seconds(lambda: process(bad_doubled))
+    good_seconds = processor_seconds(lambda: process(good))
+    bad_seconds = processor_seconds(lambda: process(bad))
+    doubled_seconds = processor_seconds(lambda: process(bad_doubled))
     assert bad_seconds <= SLOWER_THAN_ORDINARY * good_seconds, (
         f"{bad_seconds:.3f} s against {good_seconds:.3f} s for an ordinary page of {size} bytes")
     assert doubled_seconds <= DOUBLED * bad_seconds, (

@@ -3,12 +3,11 @@ Pillow draws the same text, and stay within the card."""
 
 from __future__ import annotations
 
-import gc
 import io
-import time
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
+from sites import processor_seconds
 
 from gpuguide.render import cards
 from gpuguide.render.cards import HEIGHT, WIDTH, Card, draw
@@ -86,22 +85,6 @@ def test_the_cut_is_where_measuring_after_each_character_cuts(line: str, size: i
         assert line[:fitting] == _cut_one_character_at_a_time(line, face, width), (width, fitting)
 
 
-def _processor_seconds(run, runs: int = 3) -> float:
-    """The fastest of ``runs`` timings, in processor seconds of this process (a loaded machine's
-    other processes do not count), without the garbage collector (its passes are not the cut's)."""
-    best = float("inf")
-    for _ in range(runs):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time()
-            run()
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-    return best
-
-
 def test_a_title_with_a_very_long_word_costs_what_an_ordinary_title_of_its_length_costs():
     # Two lines of words, then a word as long as the rest of the title on the third line, which is
     # cut: it was measured again after each character taken off.
@@ -115,8 +98,8 @@ def test_a_title_with_a_very_long_word_costs_what_an_ordinary_title_of_its_lengt
     face, width = cards._face(True, 52), WIDTH - 2 * cards.MARGIN
     length = 10_000
     assert len(cards._wrap(long_word(length), face, width, 3)[-1]) < 40  # the long word is the one cut
-    ordinary_seconds = _processor_seconds(lambda: cards._wrap(ordinary(length), face, width, 3))
-    long_seconds = _processor_seconds(lambda: cards._wrap(long_word(length), face, width, 3))
-    doubled_seconds = _processor_seconds(lambda: cards._wrap(long_word(2 * length), face, width, 3))
+    ordinary_seconds = processor_seconds(lambda: cards._wrap(ordinary(length), face, width, 3))
+    long_seconds = processor_seconds(lambda: cards._wrap(long_word(length), face, width, 3))
+    doubled_seconds = processor_seconds(lambda: cards._wrap(long_word(2 * length), face, width, 3))
     assert long_seconds <= 5 * ordinary_seconds, (long_seconds, ordinary_seconds)
     assert doubled_seconds <= 2.5 * long_seconds, (doubled_seconds, long_seconds)
