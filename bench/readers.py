@@ -149,7 +149,7 @@ def main() -> None:
         heaviest = max(paths, key=weights.__getitem__)
         lines.append(f"| {kind} | {language} | {len(paths)} | {weights[heaviest] / 1024:.1f} | `{heaviest}` |")
     over = [path for path in pages if weights[path] > BUDGET]
-    lines += ["", f"Files: " + ", ".join(f"`{name}` {size / 1024:.1f} KB" for name, size in sorted(cache.items())),
+    lines += ["", "Files: " + ", ".join(f"`{name}` {size / 1024:.1f} KB" for name, size in sorted(cache.items())),
               f"Pages over budget: {len(over)}. Web fonts: {web_fonts(site)}."]
 
     scores: dict[str, dict[str, dict[str, float]]] = {}

@@ -21,7 +21,7 @@ is the larger of two figures, both taken for the child's whole process tree:
 Before each build the runner calls ``sync``, so no build pays for writing back the files of the one
 before it (or of the corpus, or of the output folder just deleted).
 
-Prints a Markdown report and writes the same figures to ``bench/results/<date>.json``.
+Prints a Markdown report and writes the same figures to ``bench/results/run.json`` (the latest run; earlier ones are in git).
 """
 
 from __future__ import annotations
@@ -589,7 +589,7 @@ def main(argv: list[str] | None = None) -> int:
                      "seed": corpus.DEFAULT_SEED,
                      "corpus": corpus.describe(corpus.make_pages(min(sizes))) if sizes else None}
     args.results.mkdir(parents=True, exist_ok=True)
-    target = args.results / f"{stamp.strftime('%Y-%m-%d')}.json"
+    target = args.results / "run.json"
 
     def save() -> str:
         """Write what is measured so far (after each stage: a long run that dies keeps its figures)."""
