@@ -2,7 +2,7 @@
 
 ``translations`` maps each translation key to the page in each language: it drives the language
 switcher, hreflang, the sitemap and the missing-translation report, so none of them computes it
-again. ``reserved`` finds the page of a layout the registry requires (``structure.layouts``), and
+again. ``reserved`` finds the page of a layout the registry requires (``structure.page_types``), and
 ``generated`` the page a generator made for a GPU or a pair.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpuguide.cached import cached_property
-from gpuguide.structure.layouts import LAYOUTS
+from gpuguide.structure.page_types import LAYOUTS
 from gpuguide.structure.pages import Page
 
 

@@ -1,6 +1,6 @@
 """Loading pages: every Markdown file of every language, parsed and validated, with a cache.
 
-A file whose state (size, times, inode: ``sources.file_state``, taken before reading) is unchanged
+A file whose state (size, times, inode: ``project_files.file_state``, taken before reading) is unchanged
 since the last load is not read again: its front matter comes from the content cache. A state too
 close to the snapshot to tell an edit made just after it (``cached.settled``) is saved so that it
 never matches: that file is read again, and compared by its text's digest. A cold load of
@@ -26,13 +26,14 @@ from gpuguide import cached
 from gpuguide.cached import Invalid
 from gpuguide.errors import Problems
 from gpuguide.processes import die_with_parent
-from gpuguide.structure.data import Dataset
+from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.library import Library
-from gpuguide.structure.pages import Page, PageMeta, generated_pages
+from gpuguide.structure.generated_pages import generated_pages
+from gpuguide.structure.pages import Page, PageMeta
 from gpuguide.structure.schema import validate
 from gpuguide.structure.shared_facts import share_facts
-from gpuguide.structure.sources import (FRONT_MATTER_OFFSET, FileState, YamlDocument, file_state, read_text,
-                                        split_front_matter, walk_files)
+from gpuguide.structure.project_files import FileState, file_state, read_text, walk_files
+from gpuguide.structure.yaml_documents import FRONT_MATTER_OFFSET, YamlDocument, split_front_matter
 
 
 class ParsedSource(NamedTuple):
@@ -43,7 +44,7 @@ class ParsedSource(NamedTuple):
     body_digest: str
     translation_hash: str
     meta_digest: str
-    meta: dict[str, Any]  # PageMeta's fields: validating them again costs a third of unpickling the model
+    meta: dict[str, Any]  # PageMeta's fields, already validated: not validated again
     front_matter: Any  # the YAML's value
     yaml: str  # the YAML's text, parsed again only if a position is asked for (an error to report)
     body_offset: int
@@ -122,7 +123,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     the files that loaded without a problem. With ``parallel`` and nothing cached
     (a cold build of ten thousand pages), files are parsed on every core: worker processes parse
     all but the first share, which this process parses meanwhile. ``states``: the files' states the
-    build took before reading anything (``rebuild.input_states``: a ``cached.Snapshot``, which says
+    build took before reading anything (``manifest.input_states``: a ``cached.Snapshot``, which says
     when), not taken again.
     """
     parsed = cache.sources if cache is not None else None
@@ -238,7 +239,7 @@ def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSource
     text_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
     page = _cached_page(path, lang, known) if known is not None and known.digest == text_digest else None
     if page is not None and known is not None:  # saved again, same text
-        page.__dict__["body"] = text[known.body_offset:]
+        page.known_body = text[known.body_offset:]
         if parsed is not None and state is not None:
             parsed[name] = known._replace(state=state)
         return page
@@ -266,9 +267,6 @@ def _cached_page(path: Path, lang: str, known: ParsedSource) -> Page | None:
         meta = PageMeta.model_validate(known.meta)
     except ValidationError:
         return None
-    page = Page(path, lang, meta, YamlDocument(known.front_matter, None, FRONT_MATTER_OFFSET, known.yaml),
-                known.body_offset, known.body_line)
-    page.__dict__["body_digest"] = known.body_digest
-    page.__dict__["translation_hash"] = known.translation_hash
-    page.__dict__["meta_digest"] = known.meta_digest
-    return page
+    return Page(path, lang, meta, YamlDocument(known.front_matter, None, FRONT_MATTER_OFFSET, known.yaml),
+                known.body_offset, known.body_line, known_body_digest=known.body_digest,
+                known_translation_hash=known.translation_hash, known_meta_digest=known.meta_digest)

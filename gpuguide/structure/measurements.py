@@ -16,7 +16,7 @@ from pydantic import Field, model_validator
 
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.schema import Strict, pattern_hint, validate
-from gpuguide.structure.sources import YamlDocument
+from gpuguide.structure.yaml_documents import YamlDocument
 
 Identifier = Annotated[str, Field(pattern=pattern_hint(
     r"^[a-z0-9]+([.-][a-z0-9]+)*$", "use lower-case letters, digits, dots and dashes, e.g. `v5.0-nvidia-h100`"))]

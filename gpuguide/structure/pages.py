@@ -8,20 +8,20 @@ pair of GPUs or per model, whose ``subject`` says which.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
 from pydantic import Field
 
 from gpuguide.cached import cached_property
-from gpuguide.errors import Problems
-from gpuguide.structure.data import Dataset, DiffusionModel, Gpu, LlmModel
-from gpuguide.structure.language import fill, placeholders
-from gpuguide.structure.layouts import GENERATOR_LAYOUTS, LAYOUTS, Layout
-from gpuguide.structure.pairs import gpu_pairs, weighed
+from gpuguide.structure.gpu_specs import Gpu
+from gpuguide.structure.model_specs import DiffusionModel, LlmModel
+from gpuguide.structure.page_types import GENERATOR_LAYOUTS, LAYOUTS, Layout
+from gpuguide.structure.pairs import weighed
 from gpuguide.structure.schema import Strict, pattern_hint
-from gpuguide.structure.sources import YamlDocument, read_project_file
+from gpuguide.structure.project_files import read_project_file
+from gpuguide.structure.yaml_documents import YamlDocument
 
 # A slug is a relative URL path: no `..`, no leading `/`, so no page can be written outside site/.
 # The empty slug is the language's home page.
@@ -203,49 +203,74 @@ class Page:
     # which reports their problems.
     facts_from: "Page | None" = None
 
+    # What is known of the page without reading or digesting its file again: given by the loader
+    # (from the text it read, or from the content cache); else computed on first use and kept.
+    known_body: str | None = field(default=None, repr=False, compare=False)
+    known_body_digest: str | None = field(default=None, repr=False, compare=False)
+    known_translation_hash: str | None = field(default=None, repr=False, compare=False)
+    known_meta_digest: str | None = field(default=None, repr=False, compare=False)
+
     @classmethod
     def from_text(cls, source: Path, lang: str, meta: PageMeta, front_matter: YamlDocument, body: str,
                   body_offset: int, body_line: int, subject: Subject | None = None) -> "Page":
         """A page whose body is already read."""
-        page = cls(source, lang, meta, front_matter, body_offset, body_line, subject)
-        page.__dict__["body"] = body  # fills the cached property
-        return page
+        return cls(source, lang, meta, front_matter, body_offset, body_line, subject, known_body=body)
 
-    @cached_property
+    @property
     def body(self) -> str:
         """The Markdown after the front matter. A page the content cache knows unchanged was loaded
         without reading its file: the body is read when first needed (to render the page)."""
-        text = read_project_file(self.source, None).decode("utf-8")  # the content walk kept it in the project
-        return text.removeprefix("\ufeff")[self.body_offset:]
+        if self.known_body is None:
+            text = read_project_file(self.source, None).decode("utf-8")  # the content walk kept it in the project
+            self.known_body = text.removeprefix("\ufeff")[self.body_offset:]
+        return self.known_body
 
-    @cached_property
+    @property
     def body_digest(self) -> str:
         """What the build cache keys the page's own content with."""
-        return hashlib.blake2b(self.body.encode("utf-8"), digest_size=16).hexdigest()
+        if self.known_body_digest is None:
+            self.known_body_digest = hashlib.blake2b(self.body.encode("utf-8"), digest_size=16).hexdigest()
+        return self.known_body_digest
 
-    @cached_property
+    @property
     def meta_digest(self) -> str:
         """The front matter as validated (its JSON) and whether the page is indexed (a pair's page
         is, or not, by its GPUs' data), digested: part of what every page's cache key covers, so
         the sitemap follows a change of either. ``translated_from`` is left out: no page shows it
         (stamping a translation re-renders nothing)."""
-        text = self.meta.model_dump_json(exclude={"translated_from"}) + ("" if self.indexable else "\0noindex")
-        return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+        if self.known_meta_digest is None:
+            text = self.meta.model_dump_json(exclude={"translated_from"}) + ("" if self.indexable else "\0noindex")
+            self.known_meta_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+        return self.known_meta_digest
+
+    def take_meta(self, meta: PageMeta) -> None:
+        """Hold ``meta`` from now on (a translation given its source's facts): its digest follows."""
+        self.meta, self.known_meta_digest = meta, None
+
+    def take_text(self, edited: "Page") -> None:
+        """Hold the text of ``edited``, the same file saved again with the same front matter (an edit
+        the dev server renders in memory)."""
+        self.front_matter = edited.front_matter
+        self.body_offset, self.body_line = edited.body_offset, edited.body_line
+        self.known_body, self.known_body_digest = edited.body, edited.body_digest
+        self.known_translation_hash = edited.translation_hash
 
     @property
     def indexable(self) -> bool:
         """Listed in sitemap.xml and open to search engines (else ``noindex``): what its layout says
-        (``structure.layouts``); a pair's page only when buyers weigh the pair (``structure.pairs``);
+        (``structure.page_types``); a pair's page only when buyers weigh the pair (``structure.pairs``);
         a pair's other order (a redirect) never."""
         subject = self.subject
         if not LAYOUTS[self.meta.layout].sitemap or isinstance(subject, ReversedPairSubject):
             return False
         return subject.weighed if isinstance(subject, PairSubject) else True
 
-    @cached_property
+    @property
     def translation_hash(self) -> str:
         """The hash a translation of this page records (``translated_from``)."""
-        return body_hash(self.body)
+        if self.known_translation_hash is None:
+            self.known_translation_hash = body_hash(self.body)
+        return self.known_translation_hash
 
     @cached_property
     def path(self) -> str:
@@ -267,64 +292,3 @@ class Page:
     def is_generator(self) -> bool:
         """A pattern for generated pages; itself never published."""
         return self.meta.layout in GENERATOR_LAYOUTS and self.subject is None
-
-
-def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> list[Page]:
-    """The pages a generator layout makes: one per GPU (``gpu``), per pair of GPUs (``comparison``),
-    per model (``model``: language models, then image and video models). A pair has its page at
-    ``<a>-vs-<b>``, the GPUs in dataset order, and a redirect to it at ``<b>-vs-<a>``
-    (``ReversedPairSubject``), with the page's title: a reader may type either order.
-
-    Their title is the pattern page's title with ``{model}`` (or ``{a}`` and ``{b}``) filled in with
-    the GPUs' short names (titles must stay short: search engines cut them beyond 60 characters);
-    their translation key is the pattern's key plus the GPU id(s), so translations still pair up.
-    """
-    generated: list[Page] = []
-    for pattern in [page for page in pages if page.is_generator and not page.meta.draft]:
-        meta = pattern.meta
-        records: list[tuple[Subject, dict[str, str]]]
-        generates = LAYOUTS[meta.layout].generates
-        if generates == "gpu":
-            records = [(GpuSubject(gpu), {"model": gpu.short_name}) for gpu in dataset.gpus.values()]
-            allowed = "{model}"
-        elif generates == "model":
-            models: list[LlmModel | DiffusionModel] = [*dataset.llm_models.values(), *dataset.diffusion_models.values()]
-            records = [(ModelSubject(model), {"model": model.name}) for model in models]
-            allowed = "{model}"
-        else:
-            records = []
-            for a, b in gpu_pairs(list(dataset.gpus)):
-                pair = PairSubject(dataset.gpus[a], dataset.gpus[b])
-                names = {"a": pair.first.short_name, "b": pair.second.short_name}
-                records += [(pair, names), (ReversedPairSubject(pair), names)]
-            allowed = "{a} and {b}"
-        if not records:
-            continue
-        usable = True
-        for field in ("title", "description"):
-            pos = pattern.front_matter.position((field,))
-            try:
-                unknown = [name for name in placeholders(getattr(meta, field)) if name not in records[0][1]]
-            except ValueError as exc:
-                problems.error(pattern.source, pos.line, pos.column, f"`{field}`: {exc}", f"a `{meta.layout}` page can use {allowed}")
-                usable = False
-                continue
-            if unknown:
-                problems.error(pattern.source, pos.line, pos.column, f"`{field}` has an unknown placeholder `{{{unknown[0]}}}`",
-                               f"a `{meta.layout}` page can use {allowed}")
-                usable = False
-        if not usable:
-            continue
-        for subject, names in records:
-            suffix = "-vs-".join(subject.ids)
-            new_meta = meta.model_copy(update={
-                "slug": f"{meta.slug}/{suffix}",
-                "title": fill(meta.title, names),
-                "description": fill(meta.description, names),
-                "translation_key": f"{meta.translation_key}/{suffix}",
-            })
-            page = Page.from_text(pattern.source, pattern.lang, new_meta, pattern.front_matter, pattern.body,
-                                  pattern.body_offset, pattern.body_line, subject)
-            page.folder = pattern.folder
-            generated.append(page)
-    return generated

@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from gpuguide.structure.data import Gpu
+from gpuguide.structure.gpu_specs import Gpu
 
 #: Two GPUs are weighed against each other when the larger memory is at most this many times the smaller.
 MEMORY_FACTOR = 3

@@ -11,8 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from gpuguide.structure.data import (AnchorFile, DiffusionModel, FormFactor, GpuFile, Interconnect, LanguageConfig,
-                                     LlmModel, ModelFile, NativePrecision, PriceFile, SiteConfig, UseCaseFile)
+from gpuguide.structure.anchors import AnchorFile
+from gpuguide.structure.gpu_specs import FormFactor, GpuFile, Interconnect
+from gpuguide.structure.model_specs import DiffusionModel, LlmModel, NativePrecision
+from gpuguide.structure.prices import PriceFile
+from gpuguide.structure.site_config import LanguageConfig, SiteConfig, UseCaseFile
 from gpuguide.structure.measurements import Benchmark, Measurement
 from gpuguide.structure.pages import ModelColumn, PageMeta, TableSpec
 

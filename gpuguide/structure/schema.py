@@ -14,7 +14,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict
 
 from gpuguide.errors import Problems, did_you_mean
-from gpuguide.structure.sources import YamlDocument
+from gpuguide.structure.yaml_documents import YamlDocument
 
 Model = TypeVar("Model", bound=BaseModel)
 

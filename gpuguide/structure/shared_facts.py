@@ -45,5 +45,4 @@ def take_facts(page: Page, source: Page, problems: Problems) -> None:
             shared[field] = value
     page.facts_from = source
     if shared:
-        page.meta = page.meta.model_copy(update=shared)
-        page.__dict__.pop("meta_digest", None)  # computed again from what the page now holds
+        page.take_meta(page.meta.model_copy(update=shared))

@@ -6,7 +6,7 @@ typographiques*; the same spaces CLDR gives Babel's French numbers). Editors typ
 or none: these rules turn it into the right one, so a line never breaks before the punctuation.
 
 ``TYPOGRAPHY`` maps a name (``typography:`` of a language in ``data/site.yaml``) to its rule. The
-Markdown rule (``markdown.typography``) applies it to a page's text tokens; the language applies it
+Markdown rule (``markdown.typography_rule``) applies it to a page's text tokens; the language applies it
 to its UI strings, and the renderer to each page's title.
 """
 

@@ -8,14 +8,14 @@ import posixpath
 from pathlib import Path
 
 from gpuguide.errors import Problems, did_you_mean
-from gpuguide.structure.data import Dataset
-from gpuguide.structure.layouts import LAYOUTS
+from gpuguide.structure.dataset import Dataset
+from gpuguide.structure.page_types import LAYOUTS
 from gpuguide.structure.library import Library
 from gpuguide.structure.pages import DESCRIPTION_LIMIT, TITLE_LIMIT, Page, head_title
 
 
 def check_pages(library: Library, dataset: Dataset, problems: Problems) -> None:
-    """Every cross-page rule (column ids are checked by ``figures.columns``, which knows them)."""
+    """Every cross-page rule (column ids are checked by ``figures.page_tables``, which knows them)."""
     _unique_keys_and_urls(library, problems)
     _reserved_pages(library, dataset, problems)
     for page in library.pages:

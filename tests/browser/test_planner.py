@@ -21,7 +21,7 @@ from gpuguide.figures.plan_tables import (model_plans, models_for_workload_table
                                           planner_answer, plans_table)
 from gpuguide.figures.records import model_shape
 from gpuguide.figures.serving import Workload
-from gpuguide.structure.data import Dataset, load_dataset
+from gpuguide.structure.dataset import Dataset, load_dataset
 
 SAMPLES = 240  # random workloads, spread over every model page and GPU page of both languages
 MODEL_PAGE = {"en": "/en/models/{}/", "fr": "/fr/modeles/{}/"}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gpuguide.errors import BuildFailed
-from gpuguide.structure.sources import MAX_FILE_BYTES
+from gpuguide.structure.project_files import MAX_FILE_BYTES
 from sites import build, build_cli, fingerprint, tiny_project
 
 FR_USE_CASE = "content/fr/entrainement.md"

@@ -22,7 +22,8 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from gpuguide.errors import Problems
-from gpuguide.structure.data import Dataset, Gpu, load_dataset
+from gpuguide.structure.dataset import Dataset, load_dataset
+from gpuguide.structure.gpu_specs import Gpu
 
 from sites import ROOT
 

@@ -21,8 +21,8 @@ import yaml
 from lxml import html as lxml_html
 
 
-from gpuguide.figures import sizing
-from gpuguide.structure.data import Dataset, load_dataset
+from gpuguide.figures import rounding
+from gpuguide.structure.dataset import Dataset, load_dataset
 from gpuguide.errors import Problems
 
 from sites import ROOT
@@ -57,7 +57,7 @@ def parse_params(text: str) -> int:
 
 def upper_bound(shown: int) -> int:
     """The smallest count the truth is below, given its rounded-down display."""
-    return shown + sizing.readable_step(shown) if shown else 10**6
+    return shown + rounding.readable_step(shown) if shown else 10**6
 
 
 @dataclass

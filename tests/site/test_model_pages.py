@@ -11,8 +11,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from gpuguide.errors import Problems
-from gpuguide.figures import models
-from gpuguide.structure.data import load_dataset
+from gpuguide.figures import model_relatives, size_groups
+from gpuguide.structure.dataset import load_dataset
 
 from sites import ROOT
 
@@ -165,7 +165,7 @@ def test_pages_of_related_models_say_what_differs(model_pages, dataset):
     for lang, pages in model_pages.items():
         for model_id, llm in dataset.llm_models.items():
             listed = differences(pages[model_id])
-            assert list(listed) == [other.id for other in models.related_models(llm, dataset)], (lang, model_id)
+            assert list(listed) == [other.id for other in model_relatives.related_models(llm, dataset)], (lang, model_id)
             assert all(found for _, _, found in listed.values())
 
 
@@ -174,7 +174,7 @@ def test_the_models_index_groups_by_size_and_sorts_by_any_column(built_site, dat
         soup = BeautifulSoup((built_site / folder / "index.html").read_text(encoding="utf-8"), "lxml")
         groups = soup.select("#language-models ~ section.size-group, section.size-group")
         keys = [group["data-size"] for group in groups]
-        assert keys == list(models.SIZE_GROUP_KEYS)  # every group has a model today, smallest first
+        assert keys == list(size_groups.SIZE_GROUP_KEYS)  # every group has a model today, smallest first
         seen = []
         for group in groups:
             table = group.select_one("table[data-sortable]")
@@ -183,7 +183,7 @@ def test_the_models_index_groups_by_size_and_sorts_by_any_column(built_site, dat
             counts = [int(row.select("td")[1]["data-value"]) for row in body]
             names = [text(row.th) for row in body]
             assert [(count, name) for count, name in zip(counts, names)] == sorted(zip(counts, names))
-            assert {models.size_group(count) for count in counts} == {models.SIZE_GROUP_KEYS.index(group["data-size"])}
+            assert {size_groups.size_group(count) for count in counts} == {size_groups.SIZE_GROUP_KEYS.index(group["data-size"])}
             for row in body:
                 cells = row.select("td")
                 # Parameters, context and memory sort on their value; the rental on its hourly price.

@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from gpuguide.errors import Problems
-from gpuguide.structure.data import load_dataset
+from gpuguide.structure.dataset import load_dataset
 from sites import ROOT
 
 

@@ -12,9 +12,9 @@ from bs4 import BeautifulSoup
 
 from gpuguide.figures import formatting
 
-from gpuguide.figures import serving, sizing
+from gpuguide.figures import engine_budget, rounding, sizing
 from gpuguide.figures.records import serving_gpu
-from gpuguide.structure.data import load_dataset
+from gpuguide.structure.dataset import load_dataset
 from gpuguide.errors import Problems
 
 from sites import ROOT
@@ -262,7 +262,7 @@ def test_calls_to_action_lead_to_the_addresses_of_site_yaml(pages, dataset):
 def test_use_case_tables_match_the_sizing_library(pages, dataset):
     """Recompute a sample of every use-case table through the sizing library, not through the page."""
     def params(value):
-        return formatting.approx_params(sizing.round_down_readable(value), "en_US")
+        return formatting.approx_params(rounding.round_down_readable(value), "en_US")
 
     def fp64(gpu):
         if gpu.fp64_tflops:
@@ -276,8 +276,8 @@ def test_use_case_tables_match_the_sizing_library(pages, dataset):
         "train_8gpu": lambda gpu: params(sizing.training_capacity_params(gpu.memory_gb, "full", 8)),
         "lora_1gpu": lambda gpu: params(sizing.training_capacity_params(gpu.memory_gb, "lora")),
         "qlora_1gpu": lambda gpu: params(sizing.training_capacity_params(gpu.memory_gb, "qlora")),
-        "infer_int4_1gpu": lambda gpu: params(serving.serving_capacity_params(serving_gpu(gpu, None), "int4")),
-        "infer_bf16_8gpu": lambda gpu: params(serving.serving_capacity_params(serving_gpu(gpu, None), "bf16", 8)) + (
+        "infer_int4_1gpu": lambda gpu: params(engine_budget.serving_capacity_params(serving_gpu(gpu, None), "int4")),
+        "infer_bf16_8gpu": lambda gpu: params(engine_budget.serving_capacity_params(serving_gpu(gpu, None), "bf16", 8)) + (
             ", over PCIe" if gpu.interconnect.gpus < 8 else ""),
         "fp64": fp64,
         "memory": lambda gpu: formatting.memory_gb(gpu.memory_gb, "en_US"),

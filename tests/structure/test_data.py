@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuguide.structure.data import load_dataset
+from gpuguide.structure.dataset import load_dataset
 from gpuguide.errors import Problems
 from sites import ROOT
 

@@ -9,11 +9,11 @@ import pytest
 from sites import tiny_project
 
 from gpuguide.errors import Problems
-from gpuguide.structure.data import load_dataset
+from gpuguide.structure.dataset import load_dataset
 from gpuguide.structure.library import Library
 from gpuguide.structure.loading import load_library
 from gpuguide.structure.pages import Page, PageMeta, ReversedPairSubject
-from gpuguide.structure.sources import YamlDocument
+from gpuguide.structure.yaml_documents import YamlDocument
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,9 @@ from gpuguide import cached
 from gpuguide.cached import Snapshot
 from gpuguide.errors import Problems
 from gpuguide.structure import loading
-from gpuguide.structure.data import load_dataset
+from gpuguide.structure.dataset import load_dataset
 from gpuguide.structure.loading import ContentCache, load_library, read_page
-from gpuguide.structure.sources import FileState
+from gpuguide.structure.project_files import FileState
 
 PAGE = ('---\ntitle: "{title}"\ndescription: D\nslug: {slug}\ntranslation_key: {slug}\nlayout: guide\n---\n'
         "Body of {slug}.\n")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from gpuguide.structure.pages import Page, PageMeta, Slug
 from gpuguide.errors import Problems
 from gpuguide.structure.schema import validate
-from gpuguide.structure.sources import split_front_matter
+from gpuguide.structure.yaml_documents import split_front_matter
 
 SLUG_PATTERN = PageMeta.model_fields["slug"].metadata[0].pattern
 slug_adapter = pydantic.TypeAdapter(Slug)

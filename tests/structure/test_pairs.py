@@ -11,7 +11,8 @@ import pytest
 
 from gpuguide.errors import Problems
 from gpuguide.structure import pairs
-from gpuguide.structure.data import Dataset, Gpu, load_dataset
+from gpuguide.structure.dataset import Dataset, load_dataset
+from gpuguide.structure.gpu_specs import Gpu
 from gpuguide.structure.pages import PairSubject
 
 from sites import ROOT

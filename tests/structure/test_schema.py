@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 
 from gpuguide.errors import Problems
 from gpuguide.structure.schema import PATTERN_HINTS, Strict, pattern_hint, validate
-from gpuguide.structure.sources import parse_yaml
+from gpuguide.structure.yaml_documents import parse_yaml
 
 FILE = Path("data/cards.yaml")
 CODE = pattern_hint(r"^[a-z]+$", "use lower-case letters, e.g. `big`")

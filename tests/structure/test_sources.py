@@ -10,16 +10,9 @@ from pathlib import Path
 import pytest
 
 from gpuguide.errors import Problems
-from gpuguide.structure.sources import (
-    FRONT_MATTER_OFFSET,
-    Position,
-    YamlDocument,
-    file_state,
-    parse_yaml,
-    read_text,
-    split_front_matter,
-    walk_files,
-)
+from gpuguide.structure.project_files import file_state, read_text, walk_files
+from gpuguide.structure.yaml_documents import (FRONT_MATTER_OFFSET, Position, YamlDocument, parse_yaml,
+                                               split_front_matter)
 
 PAGE = Path("content/fr/page.md")
 

@@ -1,6 +1,6 @@
 """Cross-page rules on the tiny site loaded in this process: complete use-case pages, translations
 with a source, titles and descriptions search engines show whole, pages written inside site/. Each
-problem names its file, its line and the fix. (Reserved pages: test_layouts.py.)"""
+problem names its file, its line and the fix. (Reserved pages: test_page_types.py.)"""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 from sites import edit
 
 from gpuguide.errors import Problems
-from gpuguide.structure.data import load_dataset
+from gpuguide.structure.dataset import load_dataset
 from gpuguide.structure.library import Library
 from gpuguide.structure.loading import load_library
 from gpuguide.structure.pages import DESCRIPTION_LIMIT, TITLE_LIMIT, Page, PageMeta
-from gpuguide.structure.sources import Position, YamlDocument
+from gpuguide.structure.yaml_documents import Position, YamlDocument
 from gpuguide.structure.validation import check_pages
 
 FR_USE_CASE = "content/fr/entrainement.md"

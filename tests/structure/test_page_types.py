@@ -11,8 +11,8 @@ import pytest
 from sites import tiny_project
 
 from gpuguide.errors import Problems
-from gpuguide.structure.data import Dataset, load_dataset
-from gpuguide.structure.layouts import GENERATOR_LAYOUTS, LAYOUTS, Layout
+from gpuguide.structure.dataset import Dataset, load_dataset
+from gpuguide.structure.page_types import GENERATOR_LAYOUTS, LAYOUTS, Layout
 from gpuguide.structure.library import Library
 from gpuguide.structure.loading import load_library
 from gpuguide.structure.validation import check_pages

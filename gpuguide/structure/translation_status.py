@@ -18,7 +18,7 @@ from typing import Literal
 
 from gpuguide.structure.library import Library
 from gpuguide.structure.pages import Page
-from gpuguide.structure.data import Dataset
+from gpuguide.structure.dataset import Dataset
 from gpuguide import atomic
 from gpuguide.errors import Problems
 
@@ -108,7 +108,8 @@ def stamp(path: Path, library: Library, dataset: Dataset) -> str:
         raise ValueError(f"{path}: no `{default}` page has the translation key `{page.meta.translation_key}`")
     digest = stamp_for(source, page.lang)
     # Whole or not at all: a full disk must not cut the translation (its last bytes lost).
-    atomic.write_bytes(page.source, _with_stamp(page.source.read_bytes().decode("utf-8"), digest).encode("utf-8"))
+    atomic.write_bytes(page.source, _with_stamp(page.source.read_bytes().decode("utf-8"), digest).encode("utf-8"),
+                       durable=True)
     return digest
 
 

@@ -10,7 +10,7 @@ from sites import ROOT, tiny_project
 from gpuguide.build.pipeline import Options, load
 from gpuguide.project import Project
 from gpuguide.structure.pages import body_hash
-from gpuguide.structure.translations import translation_statuses
+from gpuguide.structure.translation_status import translation_statuses
 from sites import build_cli as run_build
 
 # The command-line tests run on the tiny site (a check of the real one takes seconds each time).
