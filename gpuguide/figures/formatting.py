@@ -15,8 +15,8 @@ from babel.lists import format_list
 from babel.numbers import format_compact_decimal, format_currency, format_decimal, format_percent
 from babel.units import format_compound_unit, format_unit
 
-NBSP = "\u00a0"
-NNBSP = "\u202f"
+from gpuguide.structure.typography import NBSP, NNBSP  # noqa: F401 (the doctests and callers name both)
+
 
 Number = int | float | Fraction | Decimal
 
@@ -61,9 +61,9 @@ def _unit_space(locale: str) -> str:
 
 @lru_cache(maxsize=4096)
 def approx_params(value: int, locale: str) -> str:
-    """A parameter count already rounded by ``sizing``: ``≈ 10 Md`` / ``≈ 10B``, ``≈ 760 M``.
+    """A parameter count already rounded by ``rounding``: ``≈ 10 Md`` / ``≈ 10B``, ``≈ 760 M``.
 
-    Zero means "below one million" (see ``sizing.round_down_readable``): ``< 1 M`` / ``< 1M``.
+    Zero means "below one million" (see ``rounding.round_down_readable``): ``< 1 M`` / ``< 1M``.
     """
     if value <= 0:
         return f"<{NBSP}{format_compact_decimal(10**6, locale=locale)}"
@@ -148,7 +148,7 @@ def plain_number(value: float, locale: str) -> str:
 @lru_cache(maxsize=256)
 def spelled_out(value: int, locale: str) -> str:
     """A small whole number in words: ``trois`` / ``three`` (num2words knows each language's rules)."""
-    # Imported here: 18 ms, for the few pages that spell a number out.
+    # Imported here: only the few pages that spell a number out need it.
     from num2words import num2words
 
     return num2words(value, lang=locale.split("_")[0])

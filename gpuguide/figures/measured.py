@@ -15,9 +15,9 @@ from fractions import Fraction
 
 from gpuguide.figures import roofline
 from gpuguide.figures.records import model_shape, serving_gpu
-from gpuguide.figures.serving import ServingGpu
+from gpuguide.figures.engine_budget import ServingGpu
 from gpuguide.figures.sizing import exact
-from gpuguide.structure.data import Dataset
+from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.measurements import Benchmark, Measurement
 
 #: A submission's stated weight type → the format the bound is computed in (FP4 as MXFP4, the

@@ -10,13 +10,14 @@ from fractions import Fraction
 from typing import Any
 
 from gpuguide.errors import did_you_mean
-from gpuguide.figures import formatting, measured, serving, sizing
-from gpuguide.figures.models import generation_table
+from gpuguide.figures import engine_budget, formatting, measured, serving, sizing
+from gpuguide.figures.diffusion_figures import generation_table
+from gpuguide.figures.engine_budget import GIB, ServingGpu
 from gpuguide.figures.plan_tables import memory_need_gb, memory_text
 from gpuguide.figures.records import model_shape
 from gpuguide.figures.registry import (BlockCell, BlockTable, ShortcodeContext, ShortcodeError, block_shortcode,
                                        known_llm)
-from gpuguide.figures.serving import GIB, ModelShape, ServingGpu, Workload
+from gpuguide.figures.serving import ModelShape, Workload
 
 
 def _constant_value(constant: sizing.Constant, ctx: ShortcodeContext) -> str:
@@ -47,7 +48,7 @@ def sizing_constants(ctx: ShortcodeContext) -> BlockTable:
 @block_shortcode
 def serving_constants(ctx: ShortcodeContext) -> BlockTable:
     """Every constant of the serving model, its value and its source: ``{{ serving_constants }}``."""
-    return _constants_table(serving.CONSTANTS, ctx.ui("serving_constants_caption"), ctx)
+    return _constants_table(engine_budget.CONSTANTS, ctx.ui("serving_constants_caption"), ctx)
 
 
 @block_shortcode
@@ -124,7 +125,7 @@ def _serving_verdict(shape: ModelShape, workload: Workload, memory_gb: Any, gpus
                      ctx: ShortcodeContext) -> tuple[str, str]:
     """A "serves on" claim: what each GPU holds, against the serving budget of such a GPU."""
     spec = ServingGpu("claim", memory_gb)
-    need = serving.memory_per_gpu_bytes(shape, workload, gpus)
+    need = engine_budget.memory_per_gpu_bytes(shape, workload, gpus)
     share = need / spec.runtime_memory_bytes
     shown = formatting.percent(math.ceil(share * 1000) / 1000, ctx.locale, digits=1)
     ours = ctx.ui("anchor_site_share", memory=memory_text(need, ctx.language), share=shown)

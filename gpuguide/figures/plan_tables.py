@@ -1,10 +1,10 @@
 """What the pages show of serving plans: a workload's configurations GPU by GPU, the cheapest one per
 format and preset, the launch command, and a GPU's reverse view (which models it serves).
 
-Every figure comes from ``planner`` (``serving`` and ``roofline`` below it); every word from the UI
-strings. Rounding is one rule per quantity: memory rounded up to a tenth of a GB, speed bounds
-down to whole tokens per second, the first token's floor and the price floor per million tokens to
-three significant digits, up and down respectively (a bound never overstates).
+Every figure comes from ``planner`` (``serving``, ``engine_budget`` and ``roofline`` below it);
+every word from the UI strings. Rounding is one rule per quantity: memory rounded up to a tenth of
+a GB, speed bounds down to whole tokens per second, the first token's floor and the price floor per
+million tokens to three significant digits, up and down respectively (a bound never overstates).
 """
 
 from __future__ import annotations
@@ -15,13 +15,16 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 
 
-from gpuguide.figures import formatting, planner, serving
+from gpuguide.figures import engine_budget, formatting, planner, serving
 from gpuguide.figures.planner import Plan
 from gpuguide.figures.registry import BlockCell, BlockTable
 from gpuguide.figures.records import model_shape, serving_gpus
-from gpuguide.figures.serving import ModelShape, Preset, ServingGpu, Workload
+from gpuguide.figures.engine_budget import ServingGpu
+from gpuguide.figures.serving import ModelShape, Preset, Workload
 from gpuguide.figures.sizing import GB
-from gpuguide.structure.data import Dataset, Gpu, LlmModel
+from gpuguide.structure.dataset import Dataset
+from gpuguide.structure.gpu_specs import Gpu
+from gpuguide.structure.model_specs import LlmModel
 from gpuguide.structure.language import Language
 
 
@@ -145,7 +148,7 @@ def plans_table(llm: LlmModel, workload: Workload, dataset: Dataset, language: L
             BlockCell(gpu.short_name, plan_data(plan, llm, workload), page=("gpu", gpu.id),
                       detail=ui("plan_weight_only") if weight_only else None),
             BlockCell(formatting.whole_number(plan.gpu_count, language.locale) if plan.gpu_count
-                      else ui("more_than_gpus", count=max(serving.GPU_COUNTS))),
+                      else ui("more_than_gpus", count=max(engine_budget.GPU_COUNTS))),
             BlockCell(memory),
             BlockCell(tokens_text(figures.user_tokens_per_second, language) if bounds else _missing(plan, language)),
             BlockCell(tokens_text(figures.total_tokens_per_second, language) if bounds else _missing(plan, language)),

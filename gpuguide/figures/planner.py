@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from gpuguide.figures import roofline, serving
+from gpuguide.figures import engine_budget, roofline, serving
+from gpuguide.figures.engine_budget import ServingGpu
 from gpuguide.figures.expression import (Program, at_most, below, both, ceil, choose, first, floor, or_else, select,
                                          significant, symbolic, var)
-from gpuguide.figures.serving import ModelShape, ServingGpu, Workload
+from gpuguide.figures.serving import ModelShape, Workload
 from gpuguide.figures.sizing import GB, Real, exact
 
 #: Why a GPU type is not the one to rent: it cannot hold the workload within 8 GPUs (``memory``),
@@ -79,7 +80,7 @@ class _Candidate:
         self.linked = count == 1 or count <= gpu.fast_link_gpus
         self.weights = serving.weights_bytes(shape, workload.weights) / count
         self.kv = serving.kv_cache_bytes(shape, workload.context_tokens, workload.kv_cache, workload.users) * \
-            serving.kv_share_per_gpu(shape, count)
+            engine_budget.kv_share_per_gpu(shape, count)
         self.memory = self.weights + self.kv
         self.price = exact(gpu.usd_per_gpu_hour) * count if gpu.usd_per_gpu_hour is not None else None
         self.native = roofline.runs_natively(gpu, shape, workload.weights)
@@ -110,7 +111,7 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
     """One GPU type's answer. ``workloads`` are the (weights, KV cache) variants of one context and
     number of users, ``which`` the index of the one asked for (with one variant: 0); ``target`` the
     per-user speed asked for (0: none). Numbers in, numbers out; the planner's inputs in, a program."""
-    counts = [n for n in serving.GPU_COUNTS if serving.tensor_parallel_allowed(shape, n)]
+    counts = [n for n in engine_budget.GPU_COUNTS if engine_budget.tensor_parallel_allowed(shape, n)]
     variants = [[_Candidate(shape, workload, gpu, n) for workload in workloads] for n in counts]
 
     def value(n_index: int, name: str) -> Any:
@@ -283,7 +284,7 @@ def vllm_arguments(shape: ModelShape, workload: Workload, gpu_count: Any, weight
             formats.index(serving.format_of(shape, workload.weights))
     if kv_index is None:
         kv_index = workload.kv_cache if symbolic(workload.kv_cache) else KV_FORMATS.index(workload.kv_cache)
-    share = serving.ENGINE_MEMORY_SHARE
+    share = engine_budget.ENGINE_MEMORY_SHARE
     return (("--tensor-parallel-size", gpu_count),
             ("--max-model-len", serving.effective_context(shape, workload.context_tokens)),
             ("--kv-cache-dtype", select(kv_index, kv_names)),

@@ -16,7 +16,9 @@ from gpuguide.figures.expression import Program, var
 from gpuguide.figures.plan_tables import format_label, model_argument
 from gpuguide.figures.records import model_shape, serving_gpu, serving_gpus
 from gpuguide.figures.serving import Workload
-from gpuguide.structure.data import Dataset, Gpu, LlmModel
+from gpuguide.structure.dataset import Dataset
+from gpuguide.structure.gpu_specs import Gpu
+from gpuguide.structure.model_specs import LlmModel
 from gpuguide.structure.language import Language
 
 #: The UI strings the script fills (with plural forms where they have them).

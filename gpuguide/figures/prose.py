@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 
 from gpuguide.errors import did_you_mean
-from gpuguide.figures import formatting, planner, roofline, serving, sizing
-from gpuguide.figures.columns import COLUMNS, Column, make_cell
+from gpuguide.figures import engine_budget, formatting, planner, roofline, serving, sizing, spec_figures
+from gpuguide.figures.columns import COLUMNS, Column
+from gpuguide.figures.page_tables import make_cell
 from gpuguide.figures.plan_tables import (
     configuration_text,
     memory_need_gb,
@@ -35,7 +36,7 @@ from gpuguide.figures.registry import (
     shortcode,
 )
 from gpuguide.figures.serving import Workload
-from gpuguide.structure.data import LlmModel
+from gpuguide.structure.model_specs import LlmModel
 
 
 def _column(column: str) -> Column:
@@ -93,7 +94,7 @@ def usable_memory_share(ctx: ShortcodeContext) -> str:
 @shortcode
 def engine_memory_share(ctx: ShortcodeContext) -> str:
     """The share of the reported memory a serving engine takes (vLLM's default): ``90 %`` / ``90%``."""
-    return formatting.percent(float(serving.ENGINE_MEMORY_SHARE), ctx.locale)
+    return formatting.percent(float(engine_budget.ENGINE_MEMORY_SHARE), ctx.locale)
 
 
 @shortcode
@@ -127,9 +128,9 @@ def ratio(ctx: ShortcodeContext, a: str, b: str, column: str, style: str = "numb
     value_a = spec.value(known_gpu(ctx, a), ctx.dataset.price(a))
     value_b = spec.value(known_gpu(ctx, b), ctx.dataset.price(b))
     for value in (value_a, value_b):
-        if value is not None and not isinstance(value, sizing.Absent) and sizing.spec_ratio(value, 1) is None:
+        if value is not None and not isinstance(value, sizing.Absent) and spec_figures.spec_ratio(value, 1) is None:
             raise ShortcodeError(f"column `{column}` is not a number; use a figure such as bf16 or memory")
-    result = sizing.spec_ratio(value_a, value_b)
+    result = spec_figures.spec_ratio(value_a, value_b)
     if result is None:
         # Name the GPU without the figure, and why (not published, not supported, no offer…).
         name, absent = (a, value_a) if value_a is None or isinstance(value_a, sizing.Absent) else (b, value_b)
@@ -204,7 +205,7 @@ def memory_share(ctx: ShortcodeContext, model: str, precision: str, gpu: str, co
     ``{{ memory_share model=gpt-oss-120b precision=native gpu=h100-sxm }}`` → ``83 %``."""
     llm, record = known_llm(ctx, model), known_gpu(ctx, gpu)
     workload = _workload(llm, precision, context, users, "bf16")
-    needed = serving.memory_per_gpu_bytes(model_shape(llm), workload, 1)
+    needed = engine_budget.memory_per_gpu_bytes(model_shape(llm), workload, 1)
     spec = serving_gpu(record, ctx.dataset.price(gpu))
     return formatting.percent(math.ceil(needed * 100 / spec.runtime_memory_bytes) / 100, ctx.locale)
 
@@ -214,7 +215,7 @@ def _one_gpu_bounds(ctx: ShortcodeContext, gpu: str, model: str, precision: str,
     llm, record = known_llm(ctx, model), known_gpu(ctx, gpu)
     shape, workload = model_shape(llm), _workload(llm, precision, context, users, kv)
     spec = serving_gpu(record, ctx.dataset.price(gpu))
-    if not serving.fits_engine(shape, workload, spec, 1):
+    if not engine_budget.fits_engine(shape, workload, spec, 1):
         return ctx.ui("does_not_fit")
     return roofline.decode_bounds(shape, workload, spec, 1)
 

@@ -1,6 +1,6 @@
 """What the memory model reads of the data: a model's shape, a GPU's spec and offer, its throughputs.
 
-The sizing functions take plain values (``sizing.ModelShape``, ``sizing.GpuSpec``); these build
+The sizing functions take plain values (``serving.ModelShape``, ``sizing.GpuSpec``); these build
 them from the validated records, so ``structure`` never depends on ``figures``.
 """
 
@@ -10,8 +10,11 @@ from fractions import Fraction
 from typing import Mapping
 
 from gpuguide.figures import sizing
-from gpuguide.figures.serving import ModelShape, ServingGpu
-from gpuguide.structure.data import Gpu, LlmModel, Price
+from gpuguide.figures.engine_budget import ServingGpu
+from gpuguide.figures.serving import ModelShape
+from gpuguide.structure.gpu_specs import Gpu
+from gpuguide.structure.model_specs import LlmModel
+from gpuguide.structure.prices import Price
 
 
 def model_shape(llm: LlmModel) -> ModelShape:

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from gpuguide.errors import did_you_mean
-from gpuguide.structure.data import Dataset, Gpu, LlmModel
+from gpuguide.structure.dataset import Dataset
+from gpuguide.structure.gpu_specs import Gpu
+from gpuguide.structure.model_specs import LlmModel
 from gpuguide.structure.language import Language
 
 

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from gpuguide.figures import serving
+from gpuguide.figures import engine_budget, serving
+from gpuguide.figures.engine_budget import ServingGpu
 from gpuguide.figures.expression import maximum, minimum, symbolic
-from gpuguide.figures.serving import ModelShape, ServingGpu, Workload
+from gpuguide.figures.serving import ModelShape, Workload
 from gpuguide.figures.sizing import GB, Real, exact
 
 SECONDS_PER_HOUR = 3600
@@ -92,7 +93,7 @@ def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu, gpu_co
     all_kv = one_kv * workload.users
     bandwidth = exact(gpu.bandwidth_gbs) * GB
     # Every GPU reads its share of the weights and of the KV cache (a latent cache whole, on each).
-    kv_read = all_kv * serving.kv_share_per_gpu(shape, gpu_count) * gpu_count
+    kv_read = all_kv * engine_budget.kv_share_per_gpu(shape, gpu_count) * gpu_count
     memory_total = gpu_count * bandwidth * workload.users / (weights_read + kv_read)
     active = shape.active_parameters or shape.parameters
     compute = serving.weight_format(serving.format_of(shape, workload.weights)).compute
@@ -150,7 +151,7 @@ def offline_tokens_per_second_upper_bound(shape: ModelShape, weights: str, kv_ca
     if kv_room <= 0:
         return None
     cached = max(math.floor(exact(input_tokens) + exact(output_tokens or 0) / 2), 1)
-    per_sequence = serving.kv_cache_bytes(shape, cached, kv_cache) * serving.kv_share_per_gpu(shape, gpu_count) * gpu_count
+    per_sequence = serving.kv_cache_bytes(shape, cached, kv_cache) * engine_budget.kv_share_per_gpu(shape, gpu_count) * gpu_count
     sequences = kv_room / per_sequence
     weights_read = serving.weights_read_per_token_bytes(shape, weights)
     memory_bound = gpu_count * exact(gpu.bandwidth_gbs) * GB * sequences / (weights_read + kv_room)

@@ -1,5 +1,7 @@
-"""Sizing: the training memory model, capacities and the figures computed from GPU specifications.
-Pure functions, exact arithmetic.
+"""Sizing: the training memory model, capacities, the smallest and the cheapest configurations that
+hold a need, and whether a diffusion model fits; with the vocabulary every figure uses (``exact``,
+``Absent``). Pure functions, exact arithmetic. (Rounding for display is in ``rounding``; the other
+figures computed from GPU specifications, in ``spec_figures``.)
 
 The training model, stated once (the methodology page prints it, from these constants):
 
@@ -7,11 +9,11 @@ The training model, stated once (the methodology page prints it, from these cons
   vendor states it (10⁹ bytes): the reference page's conservative rule, which leaves the rest to the
   runtime, the allocator and the activations of moderate batches. With several GPUs the budgets add
   up (the model's states are sharded across them). Serving has its own budget, the one inference
-  engines allocate (``serving``).
+  engines allocate (``engine_budget``).
 - **Need.** Parameters × bytes per parameter of the method (``TRAINING_BYTES_PER_PARAM``: full
   training, LoRA, QLoRA).
 - **Capacity.** The largest model a configuration trains is budget × N ÷ bytes per parameter,
-  rounded down to a readable figure (``round_down_readable``).
+  rounded down to a readable figure (``rounding.round_down_readable``).
 
 Units: memory in GB as vendors count it (10⁹ bytes); sizes in bytes (``Fraction``) or parameters
 (``int``). All arithmetic is exact: a capacity that lands exactly on a rounding boundary must fall
@@ -25,7 +27,6 @@ from __future__ import annotations
 
 import enum
 import functools
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from decimal import Decimal
@@ -162,66 +163,6 @@ def training_capacity_params(memory_gb: Real | None, method: Method, gpu_count: 
     return capacity_params(memory_gb, TRAINING_BYTES_PER_PARAM[method], gpu_count)
 
 
-def round_down_readable(params: int) -> int:
-    """Round a parameter count DOWN to a precision a reader can take in at a glance.
-
-    Within each unit (millions below 10⁹, billions above):
-
-    ========================  ================================  ==========================
-    value                     precision                         examples (seed figures)
-    ========================  ================================  ==========================
-    1 to 10 units             whole units                       9.6 B → 9 B, 4.7 B → 4 B
-    10 to 100 units           multiples of 5 units              14.4 B → 10 B, 76.8 B → 75 B
-    100 units and more        two significant digits            115.2 B → 110 B, 102.4 B → 100 B
-    below one million         0 (the page prints "< 1 M")
-    ========================  ================================  ==========================
-
-    This ladder reproduces all 18 training figures of the reference page
-    (``shared/seeds/000_baa267abb4623a1f.txt``). Rounding down keeps every capacity shown on the
-    safe side: the true capacity lies between the figure and the next step of the ladder.
-
-    >>> [round_down_readable(int(x * 1e9)) // 10**9 for x in (4.7, 9.6, 14.4, 37.6, 76.8, 115.2)]
-    [4, 9, 10, 35, 75, 110]
-    >>> round_down_readable(764_000_000)
-    760000000
-    """
-    if params < 0:
-        raise ValueError("params must not be negative")
-    if params < 10**6:
-        return 0
-    return params - params % readable_step(params)
-
-
-def round_down_significant(value: Real, digits: int) -> int:
-    """A positive figure rounded DOWN to ``digits`` significant digits, as a whole number: an upper
-    bound quoted this way never overstates.
-
-    >>> round_down_significant(Fraction(2_503_125, 10), 3), round_down_significant(98.7, 3), round_down_significant(7, 3)
-    (250000, 98, 7)
-    """
-    whole = math.floor(exact(value))
-    if whole <= 0:
-        return 0
-    step = 10 ** max(len(str(whole)) - digits, 0)
-    return whole - whole % step
-
-
-def readable_step(params: int) -> int:
-    """The step of ``round_down_readable``'s ladder at ``params`` (≥ one million).
-
-    A figure shown as ``round_down_readable(x)`` means x lies in [shown, shown + step).
-
-    >>> readable_step(9_600_000_000) // 10**9, readable_step(76_800_000_000) // 10**9, readable_step(115 * 10**9) // 10**9
-    (1, 5, 10)
-    """
-    unit = GB if params >= GB else 10**6
-    if params >= 100 * unit:
-        return 10 ** (len(str(params)) - 2)
-    if params >= 10 * unit:
-        return 5 * unit
-    return unit
-
-
 # --- Training ------------------------------------------------------------------------------------
 
 def training_memory_bytes(parameters: int, method: Method) -> Fraction:
@@ -331,106 +272,3 @@ def diffusion_fits(memory_gb: Real | None, documented_need_gb: Real | None) -> b
     if memory_gb is None or documented_need_gb is None:
         return None
     return exact(memory_gb) >= exact(documented_need_gb)
-
-
-# --- 3D rendering and VFX ------------------------------------------------------------------------
-
-#: Scene-size tiers by GPU memory: (id, smallest memory in GB). A GPU belongs to the last tier whose
-#: threshold it reaches. 24 GB holds typical production scenes, 48 GB heavy ones, 96 GB and more
-#: scenes that would otherwise go out-of-core.
-SCENE_MEMORY_TIERS: tuple[tuple[str, int], ...] = (("small", 0), ("medium", 24), ("large", 48), ("xlarge", 96))
-
-
-def scene_memory_tier(memory_gb: Real | None, ray_tracing: bool | None) -> str | Absent | None:
-    """The scene-size tier of a GPU for ray-traced rendering: small < 24 GB ≤ medium < 48 GB ≤ large < 96 GB ≤ xlarge.
-
-    GPU renderers (OptiX, HIP RT, Cycles, Redshift, V-Ray GPU) need ray-tracing hardware: without
-    it the tier is NOT_SUPPORTED, however large the memory; None when either is not published.
-
-    >>> [scene_memory_tier(m, True) for m in (16, 24, 47.9, 48, 95, 96)]
-    ['small', 'medium', 'medium', 'large', 'large', 'xlarge']
-    >>> scene_memory_tier(192, False), scene_memory_tier(48, None)
-    (<Absent.NOT_SUPPORTED: 'not_supported'>, None)
-    """
-    if ray_tracing is False:
-        return NOT_SUPPORTED
-    if memory_gb is None or ray_tracing is None:
-        return None
-    memory = exact(memory_gb)
-    return [tier for tier, threshold in SCENE_MEMORY_TIERS if memory >= threshold][-1]
-
-
-# --- Scientific computing ------------------------------------------------------------------------
-
-#: FP64 is "useful" for double-precision work when it runs at least at a tenth of FP32. Data-centre
-#: HPC parts run it at half (1:2); graphics and inference parts at 1:32 or 1:64.
-USEFUL_FP64_SHARE_OF_FP32 = Fraction(1, 10)
-
-
-def has_useful_fp64(fp64_tflops: Real | Absent | None, fp32_tflops: Real | None) -> bool | None:
-    """Whether a GPU has useful FP64: FP64 vector ≥ FP32 ÷ 10; a GPU without FP64 units has none.
-
-    None ("not published") when a needed figure is missing: a data-centre GPU whose vendor has not
-    published FP64 yet must not read as "no FP64".
-
-    >>> has_useful_fp64(34, 67), has_useful_fp64(1.4, 91.6), has_useful_fp64(None, 91.6), has_useful_fp64(NOT_SUPPORTED, 60)
-    (True, False, None, False)
-    """
-    if fp64_tflops is NOT_SUPPORTED:
-        return False
-    if fp64_tflops is None or fp32_tflops is None or isinstance(fp64_tflops, Absent):
-        return None
-    return exact(fp64_tflops) >= exact(fp32_tflops) * USEFUL_FP64_SHARE_OF_FP32
-
-
-# --- Ratios --------------------------------------------------------------------------------------
-
-def spec_ratio(numerator: object, denominator: object) -> Fraction | None:
-    """The ratio of two figures, exact; None unless both are published numbers (and the second is not 0).
-
-    Comparisons and prose quote ratios of unrounded figures from this one function.
-
-    >>> spec_ratio(989, 312)  # H100 SXM ÷ A100 SXM, dense BF16 TFLOPS
-    Fraction(989, 312)
-    >>> spec_ratio(None, 312) is None, spec_ratio(NOT_SUPPORTED, 312) is None, spec_ratio(True, 1) is None
-    (True, True, True)
-    """
-    numbers = (int, float, Fraction)
-    if (not isinstance(numerator, numbers) or not isinstance(denominator, numbers)
-            or isinstance(numerator, bool) or isinstance(denominator, bool) or not denominator):
-        return None
-    return exact(numerator) / exact(denominator)
-
-
-# --- Price-performance ---------------------------------------------------------------------------
-
-def usd_per_pflop_hour(usd_per_hour: Real | None, tflops: Real | Absent | None) -> Fraction | Absent | None:
-    """Price of one PFLOP-hour at the peak dense throughput: price per hour ÷ (TFLOPS ÷ 1,000).
-
-    A floor of what computing costs: real work reaches a share of the peak (its MFU), so the cost
-    per useful PFLOP-hour is higher. ``NO_OFFER`` without a price; the throughput's own absence
-    (None: not published, ``NOT_SUPPORTED``) otherwise.
-
-    >>> usd_per_pflop_hour(2.88, 989)  # H100 SXM at $2.88/h, 989 dense BF16 TFLOPS: $2.91 per PFLOP-hour
-    Fraction(2880, 989)
-    >>> usd_per_pflop_hour(None, 989), usd_per_pflop_hour(2.88, None)
-    (<Absent.NO_OFFER: 'no_offer'>, None)
-    """
-    if usd_per_hour is None:
-        return NO_OFFER
-    if tflops is None or isinstance(tflops, Absent) or not tflops:
-        return tflops if isinstance(tflops, Absent) else None
-    return exact(usd_per_hour) * 1000 / exact(tflops)
-
-
-def usd_per_gb_hour(usd_per_hour: Real | None, memory_gb: Real | None) -> Fraction | Absent | None:
-    """Price of one GB of GPU memory for one hour: price per hour ÷ memory (GB); ``NO_OFFER`` without a price.
-
-    >>> usd_per_gb_hour(2.88, 80)
-    Fraction(9, 250)
-    """
-    if usd_per_hour is None:
-        return NO_OFFER
-    if not memory_gb:
-        return None
-    return exact(usd_per_hour) / exact(memory_gb)

@@ -16,8 +16,8 @@ from markdown_it.token import Token
 from slugify import slugify
 
 from gpuguide.figures.columns import SEGMENTS
-from gpuguide.figures.models import SIZE_GROUP_KEYS
 from gpuguide.figures.serving import PRESETS
+from gpuguide.figures.size_groups import SIZE_GROUP_KEYS
 
 #: python-slugify's own patterns (``slugify._legacy``): characters a slug drops, runs of dashes.
 _DISALLOWED = re.compile(r"[^-a-zA-Z0-9]+")

@@ -25,7 +25,7 @@ from gpuguide.markdown.headings import heading_ids_plugin, heading_links_plugin
 from gpuguide.markdown.links import links_plugin
 from gpuguide.markdown.shortcodes import shortcodes_plugin
 from gpuguide.markdown.tables import tables_plugin
-from gpuguide.markdown.typography import typography_plugin
+from gpuguide.markdown.typography_rule import typography_plugin
 
 
 @lru_cache(maxsize=2)

@@ -15,7 +15,7 @@
   "use strict";
 
   var ARROWS = { none: "↕", ascending: "↑", descending: "↓" };
-  // The states of a cell without a figure (columns.Cell.state): sorted last either way.
+  // The states of a cell without a figure (page_tables.Cell.state): sorted last either way.
   var MISSING = ["not-published", "not-supported", "no-offer", "does-not-fit"];
 
   function cellKey(row, index) {

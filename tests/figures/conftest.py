@@ -9,7 +9,7 @@ import pytest
 from sites import tiny_project
 
 from gpuguide.errors import Problems
-from gpuguide.structure.data import Dataset, load_dataset
+from gpuguide.structure.dataset import Dataset, load_dataset
 from gpuguide.structure.language import Language
 
 

@@ -19,8 +19,8 @@ from sites import edit, tiny_project
 
 from gpuguide.errors import Problems
 from gpuguide.figures import columns
-from gpuguide.figures.columns import (
-    COLUMNS,
+from gpuguide.figures.columns import COLUMNS
+from gpuguide.figures.page_tables import (
     Cell,
     build_table,
     check_columns,
@@ -28,7 +28,8 @@ from gpuguide.figures.columns import (
     resolve_column,
 )
 from gpuguide.figures.sizing import DOES_NOT_FIT, NO_OFFER, NOT_SUPPORTED
-from gpuguide.structure.data import Dataset, Price, load_dataset
+from gpuguide.structure.dataset import Dataset, load_dataset
+from gpuguide.structure.prices import Price
 from gpuguide.structure.loading import load_library
 from gpuguide.structure.pages import ModelColumn
 

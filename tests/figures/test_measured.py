@@ -11,8 +11,8 @@ import pytest
 from gpuguide.errors import Problems
 from gpuguide.figures import measured
 from gpuguide.figures.measured import bound_format, language_model_comparisons
-from gpuguide.figures.serving import ServingGpu
-from gpuguide.structure.data import load_dataset
+from gpuguide.figures.engine_budget import ServingGpu
+from gpuguide.structure.dataset import load_dataset
 from sites import ROOT
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from gpuguide.figures import methodology, serving, sizing
 from gpuguide.figures.registry import ShortcodeContext, ShortcodeError
-from gpuguide.structure.data import Anchor
+from gpuguide.structure.anchors import Anchor
 
 NB = "\u00a0"
 

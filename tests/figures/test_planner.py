@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from gpuguide.errors import Problems
-from gpuguide.figures import roofline, serving
+from gpuguide.figures import engine_budget, roofline, serving, sizing
 from gpuguide.figures.planner import cheapest, command_arguments, plan_gpu, plans, vllm_arguments
 from gpuguide.figures.records import model_shape, serving_gpus
-from gpuguide.figures.serving import ModelShape, ServingGpu, Workload
-from gpuguide.structure.data import load_dataset
+from gpuguide.figures.engine_budget import ServingGpu
+from gpuguide.figures.serving import ModelShape, Workload
+from gpuguide.structure.dataset import load_dataset
 from sites import ROOT
 
 LLAMA_3_1_8B = ModelShape(8_030_261_248, 32, 8, 128, 131_072, attention_heads=32, vocab_size=128_256, hidden_size=4096)
@@ -62,7 +63,7 @@ def test_launch_settings_state_what_the_configuration_was_sized_for():
     assert dict(vllm_arguments(native_fp8, Workload(8192, 1, "native"), 8))["--quantization"] is None
     assert "--quantization" not in command_arguments(vllm_arguments(native_fp8, Workload(8192, 1, "native"), 8))
     assert float(dict(vllm_arguments(LLAMA_3_1_8B, Workload(8192, 1), 1))["--gpu-memory-utilization"]) == float(
-        serving.ENGINE_MEMORY_SHARE)
+        engine_budget.ENGINE_MEMORY_SHARE)
 
 
 # --- The two workloads, on the real data -------------------------------------------------
@@ -80,7 +81,7 @@ def test_qwen3_32b_16k_context_20_users_at_20_tokens_per_second_each(dataset):
     found = plans(shape, workload, serving_gpus(dataset.gpus, dataset.prices), min_user_tokens_per_second=20)
     best = cheapest(found)
     assert best is not None and best.bounds.user_tokens_per_second >= 20
-    assert serving.memory_per_gpu_bytes(shape, workload, best.gpu_count) <= best.budget_per_gpu_bytes
+    assert engine_budget.memory_per_gpu_bytes(shape, workload, best.gpu_count) <= best.budget_per_gpu_bytes
     rentable = [p for p in found if p.rentable]
     assert all(best.usd_per_hour <= p.usd_per_hour for p in rentable)
     assert dict(vllm_arguments(shape, workload, best.gpu_count))["--max-num-seqs"] == 20
@@ -110,11 +111,11 @@ def test_every_plan_of_every_model_is_consistent(dataset):
                 if plan.gpu_count is None:
                     assert plan.reason == "memory"
                     continue
-                assert serving.tensor_parallel_allowed(shape, plan.gpu_count)
-                assert serving.memory_per_gpu_bytes(shape, workload, plan.gpu_count) <= plan.budget_per_gpu_bytes
+                assert engine_budget.tensor_parallel_allowed(shape, plan.gpu_count)
+                assert engine_budget.memory_per_gpu_bytes(shape, workload, plan.gpu_count) <= plan.budget_per_gpu_bytes
                 link = dataset.gpus[plan.gpu_id].interconnect.gpus
                 assert (plan.gpu_count == 1 or plan.gpu_count <= link) == (plan.reason != "fast_link")
                 price = dataset.price(plan.gpu_id)
                 assert plan.usd_per_hour == (None if price is None else
-                                             serving.exact(price.usd_per_gpu_hour) * plan.gpu_count)
+                                             sizing.exact(price.usd_per_gpu_hour) * plan.gpu_count)
                 assert (plan.reason == "no_offer") == (price is None and plan.reason not in ("fast_link",))

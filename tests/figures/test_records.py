@@ -8,8 +8,10 @@ from fractions import Fraction
 
 from gpuguide.figures import serving, sizing
 from gpuguide.figures.records import gpu_spec, gpu_specs, model_shape, serving_gpu, throughput
-from gpuguide.figures.serving import ModelShape, ServingGpu
-from gpuguide.structure.data import Gpu, LlmModel
+from gpuguide.figures.engine_budget import ServingGpu
+from gpuguide.figures.serving import ModelShape
+from gpuguide.structure.gpu_specs import Gpu
+from gpuguide.structure.model_specs import LlmModel
 
 
 def llm(**fields: object) -> LlmModel:

@@ -8,9 +8,10 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gpuguide.figures import roofline, serving
+from gpuguide.figures import engine_budget, roofline, serving
 from gpuguide.figures.roofline import decode_bounds, offline_tokens_per_second_upper_bound, tensor_tflops
-from gpuguide.figures.serving import ModelShape, ServingGpu, Workload
+from gpuguide.figures.engine_budget import ServingGpu
+from gpuguide.figures.serving import ModelShape, Workload
 
 B = 10**9
 LLAMA_3_1_8B = ModelShape(8_030_261_248, 32, 8, 128, 131_072, attention_heads=32, vocab_size=128_256, hidden_size=4096)
@@ -109,7 +110,7 @@ def test_more_users_lower_each_ones_speed_and_never_lower_the_total_when_memory_
     assert b.total_tokens_per_second >= a.total_tokens_per_second or b.limited_by == "compute"
 
 
-@given(st.sampled_from(serving.GPU_COUNTS), st.sampled_from(serving.GPU_COUNTS), users, contexts)
+@given(st.sampled_from(engine_budget.GPU_COUNTS), st.sampled_from(engine_budget.GPU_COUNTS), users, contexts)
 def test_more_linked_gpus_never_lower_the_bound(c1, c2, n, context):
     few, many = sorted((c1, c2))
     workload = Workload(context, n, "fp8")

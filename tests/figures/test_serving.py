@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gpuguide.figures import serving
-from gpuguide.figures.serving import (GIB, ModelShape, ServingGpu, Workload, effective_context, fits_engine,
-                                      kv_cache_bytes, kv_cache_bytes_per_token_per_layer, kv_share_per_gpu,
-                                      memory_per_gpu_bytes, serving_capacity_params, tensor_parallel_allowed,
-                                      weights_bytes, weights_read_per_token_bytes)
+from gpuguide.figures import engine_budget, serving
+from gpuguide.figures.engine_budget import (GIB, ServingGpu, fits_engine, kv_share_per_gpu, memory_per_gpu_bytes,
+                                            serving_capacity_params, tensor_parallel_allowed)
+from gpuguide.figures.serving import (ModelShape, Workload, effective_context, kv_cache_bytes,
+                                      kv_cache_bytes_per_token_per_layer, weights_bytes, weights_read_per_token_bytes)
 
 B = 10**9
 
@@ -152,7 +152,7 @@ def test_llama_3_1_405b_in_fp8_fits_one_eight_gpu_node_as_meta_says():
 def test_tensor_parallelism_must_divide_the_heads():
     # vLLM: "Total number of attention heads (40) must be divisible by tensor parallel size (3)."
     qwen_7b = ModelShape(7_620_000_000, 28, 4, 128, 131_072, attention_heads=28)
-    assert [tensor_parallel_allowed(qwen_7b, n) for n in serving.GPU_COUNTS] == [True, True, True, False]
+    assert [tensor_parallel_allowed(qwen_7b, n) for n in engine_budget.GPU_COUNTS] == [True, True, True, False]
     assert tensor_parallel_allowed(LLAMA_3_3_70B, 8)
 
 
@@ -174,7 +174,7 @@ shapes = st.builds(
 formats = st.sampled_from(("bf16", "fp8", "int4", "nf4", "mxfp4"))
 gpus = st.builds(lambda memory, runtime: ServingGpu("g", memory, runtime_memory_gib=runtime),
                  st.integers(8, 400), st.none())
-counts = st.sampled_from(serving.GPU_COUNTS)
+counts = st.sampled_from(engine_budget.GPU_COUNTS)
 
 
 @given(shapes, formats, gpus, counts)
@@ -203,7 +203,7 @@ def test_fewer_bits_never_weigh_more(shape):
 @given(shapes, formats, gpus, st.integers(1, 2**17), st.integers(1, 64))
 def test_more_gpus_never_need_more_memory_each(shape, weights, gpu, context, users):
     workload = Workload(context, users, weights)
-    per_gpu = [memory_per_gpu_bytes(shape, workload, n) for n in serving.GPU_COUNTS]
+    per_gpu = [memory_per_gpu_bytes(shape, workload, n) for n in engine_budget.GPU_COUNTS]
     assert per_gpu == sorted(per_gpu, reverse=True)
 
 

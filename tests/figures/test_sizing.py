@@ -14,10 +14,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gpuguide.figures import sizing
-from gpuguide.figures.sizing import (GB, GpuSpec, capacity_params, diffusion_fits, fits, has_useful_fp64,
-                                     recommend_configuration, round_down_readable, readable_step, scene_memory_tier,
-                                     smallest_configuration, spec_ratio, training_capacity_params,
-                                     training_memory_bytes)
+from gpuguide.figures.rounding import readable_step, round_down_readable
+from gpuguide.figures.sizing import (GB, GpuSpec, capacity_params, diffusion_fits, fits, recommend_configuration,
+                                     smallest_configuration, training_capacity_params, training_memory_bytes)
+from gpuguide.figures.spec_figures import has_useful_fp64, scene_memory_tier, spec_ratio
 
 B = 10**9
 GIB = 2**30

@@ -14,8 +14,11 @@ import pytest
 from bs4 import BeautifulSoup
 
 from gpuguide.figures import verdicts
-from gpuguide.figures.columns import COLUMNS, Row, Table, make_cell
-from gpuguide.structure.data import Dataset, Gpu, Price
+from gpuguide.figures.columns import COLUMNS
+from gpuguide.figures.page_tables import Row, Table, make_cell
+from gpuguide.structure.dataset import Dataset
+from gpuguide.structure.gpu_specs import Gpu
+from gpuguide.structure.prices import Price
 from gpuguide.structure.language import Language
 
 NB, NN = "\u00a0", "\u202f"

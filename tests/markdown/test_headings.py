@@ -20,7 +20,7 @@ from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.markdown.headings import LAYOUT_IDS, heading_id, heading_ids_plugin, heading_links_plugin
 from gpuguide.markdown.parser import markdown_parser
-from gpuguide.structure.data import load_dataset
+from gpuguide.structure.dataset import load_dataset
 
 from sites import ROOT
 

@@ -19,8 +19,11 @@ from sites import ROOT, processor_seconds
 from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.markdown.parser import render_body
-from gpuguide.structure.data import Dataset, load_dataset
+from gpuguide.structure.dataset import Dataset, load_dataset
 from gpuguide.structure.typography import french
+
+# Each case times pages of tens of thousands of characters: a second or so each.
+pytestmark = pytest.mark.slow
 
 #: Characters in the smaller input of each case: big enough that a quadratic rule shows, small enough
 #: that a case takes about a second.

@@ -9,7 +9,7 @@ import pytest
 from bs4 import BeautifulSoup
 from slugify import slugify
 
-from gpuguide.structure.data import load_dataset
+from gpuguide.structure.dataset import load_dataset
 from gpuguide.errors import Problems
 from gpuguide.markdown.headings import heading_id
 from gpuguide.markdown.parser import _plain_text, markdown_parser

@@ -18,7 +18,7 @@ from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext, ShortcodeError
 from gpuguide.markdown.shortcodes import evaluate, shortcodes_plugin
 from gpuguide.markdown.tables import tables_plugin
-from gpuguide.structure.data import Dataset, load_dataset
+from gpuguide.structure.dataset import Dataset, load_dataset
 
 BODY_LINE = 7  # the file line of the body's first line
 NO_BREAK = "\u00a0\u202f"

@@ -1,4 +1,4 @@
-"""``gpuguide.markdown.typography``: the language's typography (``env["typography"]``) reaches every
+"""``gpuguide.markdown.typography_rule``: the language's typography (``env["typography"]``) reaches every
 piece of text a reader sees (paragraphs, emphasis, link text, headings, table cells) and never code,
 link targets, titles or raw HTML; a line break typed before French punctuation becomes the no-break
 space, so the punctuation never starts a line."""
@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 from markdown_it import MarkdownIt
 
 from gpuguide.markdown.parser import markdown_parser
-from gpuguide.markdown.typography import typography_plugin
+from gpuguide.markdown.typography_rule import typography_plugin
 from gpuguide.structure.typography import NBSP, NNBSP, french, plain
 
 
