@@ -14,7 +14,7 @@ from gpuguide.project import Project
 
 def run(project: Project, args: argparse.Namespace) -> int:
     from gpuguide.build.pipeline import Options, load
-    from gpuguide.structure.translations import stamp, translation_statuses
+    from gpuguide.structure.translation_status import stamp, translation_statuses
 
     # The report is what a new language needs most: made even when pages are missing (errors, listed after it).
     site = load(project, Options(parallel=False), report_later=True)

@@ -2,7 +2,7 @@
 
 ``Card`` is what the card shows; ``Card.file_name`` names the drawing by a digest of that text, of
 the design and of the font, so the build cache keeps one drawing per distinct card and an
-unchanged page never draws its card again (``build.cards``).
+unchanged page never draws its card again (``build.card_cache``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from PIL import __version__ as PILLOW_VERSION
 
-if TYPE_CHECKING:  # imported where a card is drawn: most builds draw none (11 ms)
+if TYPE_CHECKING:  # imported where a card is drawn: most builds draw none
     from PIL import Image, ImageDraw, ImageFont
 
 #: Bump when the drawing changes: every card is drawn again.
@@ -88,8 +88,8 @@ def _font(bold: bool, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 class _Face:
     """One font at one size whose glyphs are rasterised once: a card is drawn glyph by glyph from
-    them (with the font's kerning between each pair), as text renderers do. FreeType rasterised
-    every glyph of every card again, a third of a card's time on a site of ten thousand pages."""
+    them (with the font's kerning between each pair), as text renderers do, rather than FreeType
+    rasterising every glyph of every card again."""
 
     def __init__(self, font: ImageFont.FreeTypeFont | ImageFont.ImageFont):
         self.font = font
@@ -230,7 +230,7 @@ def draw(card: Card) -> bytes:
     key figures, white on the site's blue. Drawn in 16 levels on a shared background, from glyphs
     rasterised once, then coloured by a 16-entry palette and saved as a 4-bit PNG with fast
     compression: a site of 10,000 pages draws 10,000 cards on a cold build, so each must cost little
-    (19.7 → 8.9 ms with the glyphs rasterised once; about half of what is left is zlib's)."""
+    (``bench/README.md`` gives what one costs)."""
     from PIL import ImageDraw
 
     image = _background(card.site_name).copy()

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpuguide.figures import formatting
-from gpuguide.figures.columns import COLUMNS, Table
-from gpuguide.structure.data import Dataset
+from gpuguide.figures.columns import COLUMNS
+from gpuguide.figures.page_tables import Table
+from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language
 
 #: Chart geometry, in SVG user units: the drawing is 400 wide and scales to the screen.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpuguide.figures import formatting, sizing
-from gpuguide.figures.columns import Cell, Table
+from gpuguide.figures import formatting, spec_figures
+from gpuguide.figures.page_tables import Cell, Table
 from gpuguide.structure.language import Language
 
 
@@ -31,7 +31,7 @@ def side_by_side(table: Table, language: Language) -> list[ComparisonRow]:
     for index, (header, column) in enumerate(zip(table.headers, table.columns)):
         cell_a, cell_b = first.cells[index], second.cells[index]
         ratio, better = "", None
-        value = sizing.spec_ratio(cell_a.number, cell_b.number) if column.comparable else None
+        value = spec_figures.spec_ratio(cell_a.number, cell_b.number) if column.comparable else None
         if value is not None:
             shown = formatting.ratio(float(value), language.locale)
             ratio = (language.ui("ratio_same") if value == 1 else language.ui("ratio_nearly_same")

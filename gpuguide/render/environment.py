@@ -14,7 +14,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from gpuguide.structure.sources import RefusedFile, read_project_file
+from gpuguide import atomic
+from gpuguide.structure.project_files import RefusedFile, read_project_file
 
 
 def make_environment(templates_dir: Path, cache_dir: Path | None = None, root: Path | None = None) -> jinja2.Environment:
@@ -150,15 +151,10 @@ class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
         if self._key is None:
             return
         code = bucket.bytecode_to_string()
-        target = Path(self._get_cache_filename(bucket))
-        temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
         try:
-            temporary.write_bytes(self._tag(code) + code)
-            os.replace(temporary, target)
+            atomic.write_bytes(Path(self._get_cache_filename(bucket)), self._tag(code) + code)
         except OSError:
-            pass
-        finally:
-            temporary.unlink(missing_ok=True)
+            pass  # only a cache: the next build compiles again
 
     def _tag(self, code: bytes) -> bytes:
         assert self._key is not None
@@ -188,11 +184,7 @@ def cache_key() -> bytes | None:
         pass
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".cache-key.tmp-{os.getpid()}")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(os.urandom(32))
-        os.replace(temporary, path)
+        atomic.write_bytes(path, os.urandom(32), mode=0o600)
         key = path.read_bytes()  # another build may have made it first: the one on disk wins
         return key if len(key) == 32 else None
     except OSError:
@@ -201,8 +193,8 @@ def cache_key() -> bytes | None:
 
 class TemplateReferences:
     """The templates each template extends, includes or imports, found by parsing it; kept between
-    builds in ``references.json`` beside the compiled templates, by a digest of the source (parsing
-    the templates was a second of every rebuild)."""
+    builds in ``references.json`` beside the compiled templates, by a digest of the source (so that
+    a rebuild does not parse every template again)."""
 
     FILE = "references.json"
 
@@ -234,8 +226,6 @@ class TemplateReferences:
             return
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.file.with_name(f".{self.file.name}.{os.getpid()}.tmp")
-            temporary.write_text(json.dumps(self._known, sort_keys=True), encoding="utf-8")
-            os.replace(temporary, self.file)
+            atomic.write_text(self.file, json.dumps(self._known, sort_keys=True))
         except OSError:
             pass  # only a cache: the next build parses again

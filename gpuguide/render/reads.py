@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeVar
 
-from gpuguide.structure.data import Dataset
+from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language
 
 ALL = "*"  # the page read every record of a table

@@ -24,15 +24,15 @@ from gpuguide.errors import Problems, did_you_mean
 from gpuguide.markdown.parser import FaqItem, render_body, render_inline
 from gpuguide.figures.registry import ShortcodeContext
 from gpuguide.render.cards import CARD_FILE, Card, shorten
+from gpuguide.render.contexts import CONTEXTS
 from gpuguide.render.environment import Link, TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
-from gpuguide.structure.sources import RefusedFile, read_project_file
-from gpuguide.render.layouts import CONTEXTS, PageInput, numeric_columns
+from gpuguide.structure.project_files import RefusedFile, read_project_file
+from gpuguide.render.page_input import PageInput, numeric_columns
 from gpuguide.render.reads import Read, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
-from gpuguide.structure.data import Dataset
+from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language, MissingUiString, UnknownPlaceholder
 from gpuguide.structure.library import Library
-from gpuguide.structure.layouts import LAYOUTS
 from gpuguide.structure.pages import Page, head_title
 
 

@@ -15,9 +15,9 @@ from markupsafe import Markup
 
 from gpuguide.render.environment import Link, json_ld
 from gpuguide.render.reads import Reads, tracked_dataset, tracked_language
-from gpuguide.structure.data import Dataset
+from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language
-from gpuguide.structure.layouts import LAYOUTS
+from gpuguide.structure.page_types import LAYOUTS
 from gpuguide.structure.library import Library
 from gpuguide.structure.pages import Page
 
@@ -32,7 +32,7 @@ class SiteView:
     dataset: Dataset
     reads: Reads = field(default_factory=Reads)
     #: Rows of figures by (GPU, columns), made once per build and language, with what making them
-    #: read (see ``layouts.gpu_rows``): a GPU's figures appear on every comparison it is part of.
+    #: read (see ``page_input.gpu_rows``): a GPU's figures appear on every comparison it is part of.
     row_cache: dict[tuple[str, tuple[Any, ...]], tuple[Any, frozenset[tuple[str, str]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -128,7 +128,7 @@ def test_a_page_copied_from_another_language_is_not_reported_fresh(tiny: Path, c
     """A stamp names the translation's language: the stamp of an up-to-date page of one language,
     copied into a page of another (a copied translation not yet translated), does not match there."""
     from gpuguide.build.pipeline import Options, load
-    from gpuguide.structure.translations import stamp_for
+    from gpuguide.structure.translation_status import stamp_for
 
     site = load(Project(tiny), Options(parallel=False))
     source = next(page for page in site.library.pages if page.source == tiny / FR_PAGE)

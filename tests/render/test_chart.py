@@ -8,7 +8,8 @@ import pytest
 from sites import tiny_project
 
 from gpuguide.build.pipeline import Options, Site, load
-from gpuguide.figures.columns import COLUMNS, Cell, Row, Table, build_table
+from gpuguide.figures.columns import COLUMNS
+from gpuguide.figures.page_tables import Cell, Row, Table, build_table
 from gpuguide.project import Project
 from gpuguide.render.chart import CHART_BAR_WIDTH, CHART_ROW_HEIGHT, bar_chart
 

@@ -10,7 +10,8 @@ import pytest
 from sites import tiny_project
 
 from gpuguide.build.pipeline import Options, Site, load
-from gpuguide.figures.columns import COLUMNS, Cell, Row, Table, build_table
+from gpuguide.figures.columns import COLUMNS
+from gpuguide.figures.page_tables import Cell, Row, Table, build_table
 from gpuguide.project import Project
 from gpuguide.render.comparison import ComparisonRow, side_by_side
 

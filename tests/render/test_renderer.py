@@ -17,7 +17,7 @@ from gpuguide.build.pipeline import Options, Site, load
 from gpuguide.errors import Problems
 from gpuguide.project import Project
 from gpuguide.render.renderer import PageOutput, PageRenderer
-from gpuguide.structure.layouts import LAYOUTS
+from gpuguide.structure.page_types import LAYOUTS
 from gpuguide.structure.pages import Page, ReversedPairSubject, head_title
 
 BASE = "https://tiny.example.com"  # base_url of the tiny site's data/site.yaml

@@ -1,4 +1,4 @@
-"""What each layout's template receives (``render.layouts``): one context function per layout, called
+"""What each layout's template receives (``render.contexts``): one context function per layout, called
 on the tiny site's pages. Expected links come from its content files, figures from its data files."""
 
 from __future__ import annotations
@@ -14,19 +14,16 @@ from markupsafe import Markup
 from sites import build, tiny_project
 
 from gpuguide.build.pipeline import Options, Site, load
-from gpuguide.figures.columns import CATALOGUE_COLUMNS, build_table
+from gpuguide.figures.columns import CATALOGUE_COLUMNS
+from gpuguide.figures.page_tables import build_table
 from gpuguide.project import Project
+from gpuguide.render.contexts import CONTEXTS
 from gpuguide.render.environment import Link
-from gpuguide.render.layouts import (
-    CATALOGUE_TABLE_COLUMNS,
-    CONTEXTS,
-    PageInput,
-    gpu_rows,
-    numeric_columns,
-)
+from gpuguide.render.gpu_contexts import CATALOGUE_TABLE_COLUMNS
+from gpuguide.render.page_input import PageInput, gpu_rows, numeric_columns
 from gpuguide.render.reads import GPU_NAMES, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
-from gpuguide.structure.layouts import LAYOUTS
+from gpuguide.structure.page_types import LAYOUTS
 from gpuguide.structure.pages import Page
 
 NBSP = "\u00a0"

@@ -1,0 +1,119 @@
+"""The dev server's rebuilds (``commands.serve``): watch the project's inputs, rebuild after each
+batch of changes, and remember the outcome: the build generation the live-reload script waits on,
+and the last build's problems, shown over every page (``error_overlay``) until they are fixed.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+
+import watchfiles
+
+from gpuguide.build.pipeline import Options
+from gpuguide.build.session import DevSession
+from gpuguide.errors import BuildFailed, Problem, plural
+from gpuguide.project import Project
+
+#: How long a live-reload request waits for a new build before answering "no change".
+LONG_POLL_SECONDS = 20.0
+
+
+class DevServer:
+    """Rebuilds on change and remembers the outcome: the build generation and the last problems."""
+
+    def __init__(self, project: Project, strict: bool = False):
+        self.project = project
+        self.strict = strict
+        self.generation = 0
+        self.problems: list[Problem] = []  # empty when the last build succeeded
+        self.changed = threading.Condition()
+        self.stop = threading.Event()
+        self.session = DevSession(project, Options(strict=strict, search=False, parallel=False), on_wait=log)
+
+    def rebuild(self, search: bool = False, changed: set[Path] | None = None) -> None:
+        """Rebuild after ``changed`` files (None: unknown); on failure keep the last good site and
+        remember why.
+
+        The session (``build.session``) keeps the site in memory: an edit of a page's text is
+        rebuilt there in milliseconds, anything else runs the normal build. Rebuilds render in this
+        process (the server has threads, and forking a threaded process is unsafe) and keep the
+        last search index (``search=False``); the first build makes it.
+        """
+        started = time.perf_counter()
+        try:
+            outcome = self.session.build(changed, search=search)
+            problems: list[Problem] = []
+            for warning in outcome.warnings:  # each in full, as the build command prints them
+                log(str(warning))
+            log(f"rebuilt {plural(outcome.pages, 'page')} in {time.perf_counter() - started:.2f} s "
+                f"({outcome.rendered} rendered, {plural(len(outcome.warnings), 'warning')})")
+        except BuildFailed as failure:
+            problems = failure.problems
+            log("\n".join(str(p) for p in problems))
+            errors = sum(1 for p in problems if p.severity == "error")
+            log(f"build failed: {plural(errors, 'error')}, {plural(len(problems) - errors, 'warning')}; "
+                "still serving the last good site")
+        except Exception as exc:  # a bug in the generator: keep serving, say what happened
+            problems = [Problem("(generator)", 1, 1, f"internal error: {type(exc).__name__}: {exc}",
+                                "rerun `python build.py --debug` and report it")]
+            log(traceback.format_exc())
+        with self.changed:
+            self.problems = problems
+            self.generation += 1
+            self.changed.notify_all()
+
+    def watch(self) -> None:
+        """Rebuild after each batch of changes to the inputs, until ``stop`` is set.
+
+        The project folder is watched, not each input folder: a folder deleted and restored (a
+        ``git checkout``) is watched again, since the watch is on its parent.
+        """
+        inputs = tuple(str(folder) + os.sep for folder in
+                       (self.project.content_dir, self.project.data_dir, self.project.templates_dir))
+
+        def is_input(change: watchfiles.Change, path: str) -> bool:
+            return path.startswith(inputs) or path + os.sep in inputs
+
+        for changes in watchfiles.watch(self.project.root, watch_filter=is_input, debounce=50, step=25,
+                                        stop_event=self.stop, raise_interrupt=False):
+            # Files only modified (not added or deleted): the session may rebuild them in memory.
+            modified = all(change == watchfiles.Change.modified for change, _ in changes)
+            self.rebuild(changed={Path(path) for _, path in changes} if modified else None)
+
+    def wait_for_change(self, since: str, timeout: float = LONG_POLL_SECONDS) -> int:
+        """The build generation, as soon as it differs from ``since`` (or after ``timeout``)."""
+        with self.changed:
+            self.changed.wait_for(lambda: str(self.generation) != since, timeout=timeout)
+            return self.generation
+
+    def decorate(self, page: str) -> str:
+        """A served HTML page plus the live-reload script and, after a failed build, the error overlay."""
+        with self.changed:
+            generation, problems = self.generation, list(self.problems)
+        head = ('<link rel="stylesheet" href="/__livereload.css">'
+                f'<script src="/__livereload.js" data-generation="{generation}" defer></script>')
+        at = page.find("</head>")
+        page = page[:at] + head + page[at:] if at >= 0 else head + page
+        if problems:
+            overlay = error_overlay(problems)
+            at = page.rfind("</body>")
+            page = page[:at] + overlay + page[at:] if at >= 0 else page + overlay
+        return page
+
+
+def error_overlay(problems: list[Problem]) -> str:
+    """The problems of the failed build, escaped, as a fixed panel over the page."""
+    items = "".join(f"<li>{html.escape(str(problem))}</li>" for problem in problems)
+    return (f'<div id="gpuguide-build-error" role="alert"><h2>The last build failed: the page shows the '
+            f'last good site. Fix these and save:</h2><ol>{items}</ol></div>')
+
+
+def log(message: str) -> None:
+    """One line for the person running the server, on standard error at once."""
+    print(message, file=sys.stderr, flush=True)
