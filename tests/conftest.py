@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-import importlib.util
-import sys
 import http.server
 import threading
 from pathlib import Path
@@ -12,7 +10,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from sites import CHROMIUM, ROOT, build, copy_project, tiny_project
+from scaled_site import write_scaled
+from sites import CHROMIUM, build, copy_project, tiny_project
 
 SCALED_GPUS = 40  # the scaled dataset: the real GPUs and synthetic ones up to this many
 
@@ -41,16 +40,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def built_scaled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real site with synthetic GPUs up to SCALED_GPUS (bench/corpus.py's scaled dataset: every
+    """The real site with synthetic GPUs up to SCALED_GPUS (``scaled_site``: every
     interconnect topology, FP8 not supported, FP64 as a share of FP32, tied prices), built once."""
-    # bench/ is a folder of scripts, not a package: its corpus module is loaded from its file.
-    spec = importlib.util.spec_from_file_location("bench_corpus", ROOT / "bench" / "corpus.py")
-    assert spec is not None and spec.loader is not None
-    corpus = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = corpus  # its dataclasses look their module up
-    spec.loader.exec_module(corpus)
-    write_scaled = corpus.write_scaled
-
     root = tmp_path_factory.mktemp("scaled") / "project"
     write_scaled(root, SCALED_GPUS)
     build(root, parallel=True)

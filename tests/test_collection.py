@@ -5,10 +5,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from collection import uncollected, written_tests
 from sites import ROOT
 
 
+@pytest.mark.slow  # collects the whole suite in a second pytest
 def test_every_test_written_under_tests_is_collected():
     assert uncollected(ROOT) == []
     assert "tests/build/test_publish.py" in written_tests(ROOT / "tests")
@@ -39,7 +42,8 @@ def test_the_guard_fails_when_the_real_configuration_skips_a_renamed_folder(tmp_
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     root = _project_with(tmp_path, pyproject, {".build/test_publish.py": TWO_TESTS})
     shutil.copy(ROOT / "tests" / "conftest.py", root / "tests" / "conftest.py")
-    shutil.copy(ROOT / "tests" / "sites.py", root / "tests" / "sites.py")
+    for helper in ("sites.py", "scaled_site.py"):
+        shutil.copy(ROOT / "tests" / helper, root / "tests" / helper)
     assert uncollected(root) == ["tests/.build/test_publish.py: collected 0 of 2"]
 
 
