@@ -1,5 +1,7 @@
-"""Writing a file whole or not at all: to a temporary file beside it, flushed to the disk, then
-renamed over it. A full disk or a killed process leaves the previous file intact, never a cut one."""
+"""Writing a file whole or not at all, the one way the package does it: to a temporary file beside
+it, then renamed over it. A killed process leaves the previous file or the new one, never a cut one;
+``durable`` also flushes it to the disk first, so that a power cut does too (the publish journal,
+the translation stamps: what an editor or the next build must be able to trust)."""
 
 from __future__ import annotations
 
@@ -7,22 +9,30 @@ import os
 import stat
 from pathlib import Path
 
+TEMPORARY_SUFFIX = ".tmp-"  # ".<name>.tmp-<pid>": what an interrupted write leaves, and cleanup looks for
 
-def write_bytes(path: Path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` atomically, keeping its permissions; OSError (the file as it
-    was) when it cannot be written, the temporary file removed."""
-    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = 0o644
+
+def temporary_for(path: Path) -> Path:
+    return path.with_name(f".{path.name}{TEMPORARY_SUFFIX}{os.getpid()}")
+
+
+def write_bytes(path: Path, data: bytes, *, durable: bool = False, mode: int | None = None) -> None:
+    """Replace ``path`` by ``data``, with ``mode`` or else the permissions it had (0o644 for a new
+    file); OSError, with the file as it was and the temporary file removed, when it cannot be written."""
+    temporary = temporary_for(path)
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = 0o644
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
         try:
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
-            os.fsync(fd)  # on the disk before the rename makes it the file
+            if durable:
+                os.fsync(fd)  # on the disk before the rename makes it the file
         finally:
             os.close(fd)
         os.chmod(temporary, mode)  # whatever the umask
@@ -32,3 +42,7 @@ def write_bytes(path: Path, data: bytes) -> None:
             os.unlink(temporary)
         except FileNotFoundError:
             pass
+
+
+def write_text(path: Path, text: str, *, durable: bool = False) -> None:
+    write_bytes(path, text.encode("utf-8"), durable=durable)

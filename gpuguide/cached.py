@@ -5,7 +5,7 @@
   a format that runs code when it is read (a planted pickle would): JSON, behind a header and
   checksums verified before anything is decoded;
 - ``Snapshot`` and ``settled``: the states of the build's inputs, and when a state alone can tell a
-  later edit (``rebuild.Manifest``, the content cache).
+  later edit (``manifest.Manifest``, the content cache).
 
 A cache is an optimisation: anything unexpected in its file (a length, a checksum, the format, the
 key, a value of another type than the one written) means no cache, never an exception, never a
@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from gpuguide import collector
+from gpuguide import atomic, collector
 
 if TYPE_CHECKING:
-    from gpuguide.structure.sources import FileState
+    from gpuguide.structure.project_files import FileState
 
 T = TypeVar("T")
 
@@ -174,14 +174,9 @@ def save(path: Path, key: str, value: Any) -> None:
 
 def _write_whole(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    atomic.write_bytes(path, data)
     # What an earlier build, killed between writing and renaming, left.
-    for leftover in path.parent.glob(f".{path.name}.tmp-*"):
+    for leftover in path.parent.glob(f".{path.name}{atomic.TEMPORARY_SUFFIX}*"):
         leftover.unlink(missing_ok=True)
 
 
@@ -309,7 +304,7 @@ def settled(state: Sequence[int], taken_ns: int) -> bool:
 
 class Snapshot(dict[str, "FileState | str"]):
     """The state of every input file (or why it is refused), taken before the build reads any
-    (``rebuild.input_states``): when (``taken_ns``), and the content digest of each file whose state
+    (``manifest.input_states``): when (``taken_ns``), and the content digest of each file whose state
     is not ``settled`` (``racy``), read then."""
 
     def __init__(self, states: Mapping[str, FileState | str] | Iterable[tuple[str, FileState | str]] = (),

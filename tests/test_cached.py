@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuguide import cached
+from gpuguide import atomic, cached
 from gpuguide.cached import Snapshot, cached_property, settled
 
 
@@ -288,13 +288,13 @@ def test_a_save_that_fails_while_writing_keeps_the_old_file_and_no_temporary(tmp
     path = tmp_path / "c.cache"
     cached.save(path, "k", "old")
     before = path.read_bytes()
-    real_write = Path.write_bytes
+    real_write = os.write
 
-    def disk_full(self: Path, data: bytes) -> int:
-        real_write(self, data[: len(data) // 2])  # half the file reached the disk
+    def disk_full(fd: int, data: bytes) -> int:
+        real_write(fd, bytes(data[: len(data) // 2]))  # half the file reached the disk
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(Path, "write_bytes", disk_full)
+    monkeypatch.setattr(atomic.os, "write", disk_full)
     with pytest.raises(OSError):
         cached.save(path, "k", "new" * 1000)
     monkeypatch.undo()
