@@ -1,38 +1,50 @@
-"""The build, top-down: load → validate → plan → render → check → publish.
+"""The build, top-down: load → validate → plan → render → check → publish → save.
 
 ``run`` is the one orchestration: ``build.py build`` runs it to publish into ``site/``; ``build.py
-check`` runs the same stages without publishing (every page rendered, nothing written). Each stage
-lives in its own module; this one only strings them together. One build at a time (``lock``).
+check`` runs the same stages without publishing (every page rendered, nothing written). Each stage,
+with its bookkeeping, lives in its own module, and this one only strings them together:
+
+- nothing changed? ``manifest`` (before anything is loaded);
+- load and validate: ``structure.loading``, ``structure.validation``, ``figures.page_tables``;
+- plan: ``render_plan`` (which pages to render; the others are kept, from ``page_cache``);
+- render: ``workers`` (on every core; each page parsed for the link check where it is rendered);
+- check: ``link_check``;
+- publish: ``publish`` (a new site swapped in, or a few files updated in place), ``card_cache``;
+- save: ``page_cache``, the content cache and ``manifest``, for the next build.
+One build at a time (``lock``).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import time
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 # Only what the no-change check needs is imported here: the stages (pydantic, Jinja2, markdown-it,
-# Babel, Pillow: a second of imports) are imported once a build has something to do.
+# Babel, Pillow) are imported once a build has something to do.
 from gpuguide import collector
-from gpuguide.build import publish, rebuild
+from gpuguide.build import manifest, publish
+from gpuguide.build.fingerprints import code_version
 from gpuguide.build.lock import BuildLock
 from gpuguide.errors import Problem, Problems
 from gpuguide.project import Project
 
 if TYPE_CHECKING:
-    from gpuguide.build.workers import Progress
+    from gpuguide.build.page_cache import BuildCache, PageEntry
+    from gpuguide.build.render_plan import Plan, RecordDigests
+    from gpuguide.build.workers import Progress, RenderedPage
+    from gpuguide.cached import Snapshot
     from gpuguide.render.cards import Card
     from gpuguide.render.renderer import PageRenderer
-    from gpuguide.structure.data import Dataset
+    from gpuguide.structure.dataset import Dataset
     from gpuguide.structure.language import Language
     from gpuguide.structure.library import Library
     from gpuguide.structure.loading import ContentCache
-    from gpuguide.structure.sources import FileState
+    from gpuguide.structure.project_files import FileState
 
 log = logging.getLogger("gpuguide")
 
@@ -66,13 +78,13 @@ class Outcome:
 def load(project: Project, options: Options, content_cache: ContentCache | None = None,
          states: dict[str, FileState | str] | None = None, report_later: bool = False) -> Site:
     """Read and validate data and content; raise BuildFailed with every problem found. ``states``:
-    the input files' states taken before reading anything (``rebuild.input_states``).
+    the input files' states taken before reading anything (``manifest.input_states``).
     ``report_later``: return the site with its problems when the data still allows rendering (only
     prices, anchors or measurements failed), so that the pages' own problems join them."""
-    from gpuguide.figures.columns import check_columns
-    from gpuguide.structure.data import load_dataset
+    from gpuguide.figures.page_tables import check_columns
+    from gpuguide.structure.dataset import load_dataset
     from gpuguide.structure.loading import load_library
-    from gpuguide.structure.translations import check_translations
+    from gpuguide.structure.translation_status import check_translations
     from gpuguide.structure.validation import check_pages
 
     problems = Problems(project.root)
@@ -107,7 +119,7 @@ class Built:
 
     site: Site
     renderer: PageRenderer
-    entries: dict[str, rebuild.PageEntry]  # every published page: what the link check needs of it
+    entries: dict[str, PageEntry]  # every published page: what the link check needs of it
     others: set[str]  # the other files of the site (assets, root page, sitemap…)
     warnings: list[Problem]
 
@@ -120,157 +132,185 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
     memory: with it, the site is loaded even when nothing changed since the last build (the dev
     server's first build, which later edits start from)."""
     started = time.perf_counter()
-    phases = _Phases()
     with BuildLock(project.root, on_wait), ExitStack() as until_the_end:
         # A build killed while publishing: finish or undo its work before judging anything from site/.
         publish.recover(project.site_dir)
         if publish_site:
             publish.check_site_folder(project.site_dir)
-        inputs = rebuild.input_states(project)  # before reading anything: an edit from now on is seen next time
-        manifest_options = asdict(options) | {"parallel": None}
-        last = rebuild.Manifest.load(project) if publish_site else None
-        if keep is None and last is not None and last.unchanged(project, manifest_options, inputs):
+        inputs = manifest.input_states(project)  # before reading anything: an edit from now on is seen next time
+        last = manifest.Manifest.load(project) if publish_site else None
+        if keep is None and last is not None and last.unchanged(project, _recorded(options), inputs):
             return Outcome(last.pages, 0, time.perf_counter() - started, list(last.warnings), unchanged=True)
 
-        from gpuguide.build import cards
-        from gpuguide.build.links import check_links, parse_page
-        from gpuguide.build.search import build_search_index
-        from gpuguide.build.sitemap import robots_txt, sitemap_xml
-        from gpuguide.build.workers import render_pages
+        build = _Build(project, options, inputs, last, publish_site)
+        # What is loaded now lives to the end of the build: no collection while loading it, and
+        # none that walks it afterwards (``collector``).
+        with collector.paused():
+            build.load()
+            build.plan()
+            until_the_end.enter_context(collector.frozen())
+        try:
+            build.render(progress)
+            build.check()
+            if publish_site:
+                build.publish()
+        except BaseException:
+            build.discard()
+            raise
+        if publish_site:
+            build.save()
+            if keep is not None:
+                keep(build.built())
+        return build.outcome(time.perf_counter() - started)
+
+
+def _recorded(options: Options) -> dict[str, Any]:
+    """The options the manifest records: those that change the site (not how many cores built it)."""
+    return asdict(options) | {"parallel": None}
+
+
+class _Build:
+    """One build's stages, in the order ``run`` calls them, and what each hands to the next."""
+
+    def __init__(self, project: Project, options: Options, inputs: Snapshot, last: manifest.Manifest | None,
+                 publish_site: bool):
+        self.project, self.options, self.inputs, self.last = project, options, inputs, last
+        self.publishing = publish_site
+        self.staging: Path | None = None  # made when rendering starts: a build that fails before leaves none
+        self.timer = _StageTimer()
+
+    def load(self) -> None:
+        """Load and validate; then compile the templates, and when anything failed render every page
+        in memory, so that one run reports every problem at once."""
         from gpuguide.render.renderer import PageRenderer
         from gpuguide.structure.loading import ContentCache
 
-        # What is loaded now lives to the end of the build: no collection while loading it, and
-        # none that walks it afterwards (``collector``: a third of a one-page edit at 10,000 pages).
-        with collector.paused():
-            content_cache = ContentCache.load(project.cache_dir / "content.cache", rebuild.code_version())
-            site = load(project, options, content_cache, inputs, report_later=True)
-            phases.done("load and validate")
+        project, publishing = self.project, self.publishing
+        self.content_cache = ContentCache.load(project.cache_dir / "content.cache", code_version())
+        site = self.site = load(project, self.options, self.content_cache, self.inputs, report_later=True)
+        renderer = self.renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir,
+                                                site.problems, project.cache_dir / "templates" if publishing else None)
+        before_templates = len(site.problems.errors)
+        renderer.compile_templates({page.meta.layout for page in site.library.published})
+        self.assets = publish.asset_files(project.assets_dir, project.root, site.problems)
+        if site.problems.errors and len(site.problems.errors) == before_templates:
+            report_page_problems(renderer, site)
+        site.problems.raise_if_errors(self.options.strict)
+        self.timer.done("load and validate")
 
-            renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems,
-                                    project.cache_dir / "templates" if publish_site else None)
-            before_templates = len(site.problems.errors)
-            renderer.compile_templates({page.meta.layout for page in site.library.published})
-            templates_compiled = len(site.problems.errors) == before_templates
-            assets = publish.asset_files(project.assets_dir, project.root, site.problems)
-            if site.problems.errors and templates_compiled:
-                report_page_problems(renderer, site)  # every problem of the run at once
-            site.problems.raise_if_errors(options.strict)
-            shared = rebuild.global_key(site.dataset, site.library, assets)
-            cache = rebuild.BuildCache.load(project, shared) if publish_site else rebuild.BuildCache(shared)
-            pages = site.library.published
-            digests = rebuild.RecordDigests(site.dataset)
-            templates = rebuild.TemplateDigests(renderer.template_sources, renderer.template_references)
-            plan = rebuild.plan(pages, cache, templates, digests, project.site_dir, reuse=publish_site)
-            phases.done(f"plan ({len(plan.reused)} reusable)")
-            # Frozen before the collector resumes: its first pass would otherwise walk all of it once.
-            until_the_end.enter_context(collector.frozen())
+    def plan(self) -> None:
+        from gpuguide.build.page_cache import BuildCache
+        from gpuguide.build.render_plan import RecordDigests, TemplateDigests, global_key, plan
 
-        staging = publish.staging_dir(project.site_dir) if publish_site else None
-        card_cache = project.cache_dir / cards.FOLDER
-        renderer.card_cache = card_cache if publish_site else None
+        site, renderer = self.site, self.renderer
+        shared = global_key(site.dataset, site.library, self.assets)
+        publishing = self.publishing
+        self.cache: BuildCache = BuildCache.load(self.project, shared) if publishing else BuildCache(shared)
+        self.digests: RecordDigests = RecordDigests(site.dataset)
+        templates = TemplateDigests(renderer.template_sources, renderer.template_references)
+        self.work: Plan = plan(site.library.published, self.cache, templates, self.digests, self.project.site_dir,
+                               reuse=publishing)
+        self.timer.done(f"plan ({len(self.work.reused)} reusable)")
+
+    def render(self, progress: Progress | None) -> None:
+        from gpuguide.build.card_cache import FOLDER
+        from gpuguide.build.link_check import parse_page
+        from gpuguide.build.workers import render_pages
+
+        self.card_cache = self.project.cache_dir / FOLDER
+        self.renderer.card_cache = self.card_cache if self.publishing else None
+        self.staging = publish.staging_dir(self.project.site_dir) if self.publishing else None
+        self.rendered: dict[str, RenderedPage] = {
+            page.output: page for page in render_pages(self.renderer, self.work.render, self.staging, progress,
+                                                       self.options.parallel)}
+        self.site_wide, self.root_card = _site_wide_pages(self.renderer, self.site)
+        self.site_wide_parsed = {output: parse_page(html) for output, html in self.site_wide.items()}
+        self.timer.done(f"render {len(self.work.render)} pages")
+
+    def check(self) -> None:
+        from gpuguide.build.link_check import check_build_links
+
+        sources = {page.output_path: page.source for page in self.site.library.published}
+        check_build_links(self.rendered, self.site_wide_parsed, self.work.reused, sources, set(self.assets),
+                          self.site.problems)
+        self.site.problems.raise_if_errors(self.options.strict)
+        self.timer.done("check links")
+
+    def publish(self) -> None:
+        """Into site/: the pages rendered now, the kept pages' and cards' files left or linked again,
+        the sitemap, the assets, the search index when a page changed (or site/ has none)."""
+        from gpuguide.build.card_cache import BuildCards
+        from gpuguide.build.page_cache import PageEntry
+        from gpuguide.build.render_plan import publish_mode
+        from gpuguide.build.search import build_search_index
+        from gpuguide.build.sitemap import robots_txt, sitemap_xml
+
+        assert self.staging is not None
+        project, site, work, config = self.project, self.site, self.work, self.site.dataset.config
+        written = {output for output, page in self.rendered.items() if page.written}
+        cards = self.cards = BuildCards(self.card_cache, [*((output, self.rendered[output].card) for output in written),
+                                                          ("index.html", self.root_card)], work.reused)
+        # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
+        self.sitemap = self.cache.sitemap or sitemap_xml(site.library, config.base_url, list(config.languages))
+        self.texts = {**self.site_wide, "sitemap.xml": self.sitemap, "robots.txt": robots_txt(config.base_url)}
+        self.entries = dict(work.reused)
+        for output in written:
+            page = self.rendered[output]
+            self.entries[output] = PageEntry.rendered(output, work.keys[output], page.reads, page.size, page.mtime_ns,
+                                                      page.parsed, page.link_lines, page.card)
+        index_search = self.options.search and (bool(self.rendered) or not (project.site_dir / "pagefind").is_dir())
+        intact = manifest.unchanged_files(project.site_dir, self.last, cards.kept)
+        cards.redraw_lost(intact)
+        if publish_mode(work, len(written), len(site.library.published), index_search) == "update":
+            self.known_states = intact  # untouched: still as the last build recorded them
+            for output in publish.update_changed(self.staging, project.site_dir, written, self.texts,
+                                                 {**self.assets, **cards.changed()}):
+                stat = (project.site_dir / output).stat()  # same bytes: the old file stays, with its stat
+                self.entries[output] = self.entries[output]._replace(size=stat.st_size, mtime_ns=stat.st_mtime_ns)
+        else:
+            def index(folder: Path) -> None:
+                build_search_index(folder, site.problems)
+                site.problems.raise_if_errors(self.options.strict)
+
+            self.known_states = {}  # every card is linked again from the cache: its state is looked up
+            publish.complete_and_swap(self.staging, project.site_dir, work.reused, self.texts, self.assets,
+                                      index if index_search else None, cards.every_drawing(intact))
+        self.timer.done("publish")
+
+    def discard(self) -> None:
+        if self.staging is not None:
+            publish.discard(self.staging, self.project.site_dir)
+
+    def save(self) -> None:
+        """Remember what this build was made from, for the next one. The site is published: a cache
+        that cannot be saved (a full disk) only means the next build is a full one."""
+        project = self.project
+        self.warnings = _warnings(self.site)
         try:
-            results = {result.output: result
-                       for result in render_pages(renderer, plan.render, staging, progress, options.parallel)}
-            extra, root_card = _site_wide_pages(renderer, site)
-            phases.done(f"render {len(plan.render)} pages")
-
-            parsed = {output: result.parsed for output, result in results.items() if result.written or result.html}
-            parsed.update({output: parse_page(html) for output, html in extra.items()})
-            # Unchanged pages: their plain links still resolve (the set of pages is in the global key);
-            # their links with a #fragment are checked again when they point to a page rendered now.
-            linked = rebuild.LinkedPages(parsed, plan.reused)
-            sources = {page.output_path: page.source for page in pages}
-            failed = {output for output in [*sources, "index.html"] if output not in linked}
-            # The links of the pages rendered now, and of the unchanged pages that link to an anchor of one.
-            rendered = set(results)
-            checked = rendered | set(extra) | {output for output, entry in plan.reused.items()
-                                               if not entry.anchor_targets.isdisjoint(rendered)}
-            link_lines = {output: result.link_lines for output, result in results.items()}
-            link_lines.update({output: plan.reused[output].links.link_lines for output in checked - rendered
-                               if output in plan.reused})
-            check_links(linked, set(assets) | failed, sources, site.problems, link_lines, only=checked)
-            site.problems.raise_if_errors(options.strict)
-            phases.done("check links")
-            if staging is None:  # check: everything rendered and checked, nothing written
-                return Outcome(len(pages) + len(extra), len(results) + len(extra), time.perf_counter() - started,
-                               _warnings(site))
-
-            config = site.dataset.config
-            # Every page's sharing card, from the cache (drawn by the workers, or at an earlier build);
-            # published like the assets, but not part of the global key: a card follows its page.
-            new_cards = {cards.card_output(output): cards.ensure_drawn(card, card_cache)
-                         for output, card in [*((o, r.card) for o, r in results.items() if r.written),
-                                              *([("index.html", root_card)] if root_card else [])]
-                         if card is not None}
-            kept = {cards.card_output(output): entry for output, entry in plan.reused.items() if entry.card_file is not None}
-            # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
-            sitemap = cache.sitemap or sitemap_xml(site.library, config.base_url, list(config.languages))
-            texts = {**extra, "sitemap.xml": sitemap, "robots.txt": robots_txt(config.base_url)}
-            entries = dict(plan.reused)
-            written = {output for output, result in results.items() if result.written}
-            for output in written:
-                result = results[output]
-                entries[output] = rebuild.PageEntry.rendered(output, plan.keys[output], result.reads, result.size,
-                                                             result.mtime_ns, result.parsed, result.link_lines,
-                                                             result.card)
-            # The search index is built again when a page was rendered, or when site/ has none (the
-            # last build ran with --no-search).
-            index_search_now = options.search and (bool(results) or not (project.site_dir / "pagefind").is_dir())
-            # An unchanged page's card is in site/ as the last build left it (one stat each), or is
-            # drawn again: written over through its hard link, the cache's drawing is spoilt too.
-            intact = rebuild.unchanged_files(project.site_dir, last, kept)
-            redrawn = {relative: cards.draw_again(_card(entry), card_cache)
-                       for relative, entry in kept.items() if relative not in intact}
-            if rebuild.publish_mode(plan, len(written), len(pages), index_search_now) == "update":
-                known_states = intact  # untouched: still as the last build recorded them
-                changed_files = {**assets, **{relative: Path(path) for relative, path in {**new_cards, **redrawn}.items()}}
-                for output in publish.update_changed(staging, project.site_dir, written, texts, changed_files):
-                    stat = (project.site_dir / output).stat()  # same bytes: the old file stays, with its stat
-                    entries[output] = entries[output]._replace(size=stat.st_size, mtime_ns=stat.st_mtime_ns)
-            else:
-                def index_search(folder: Path) -> None:
-                    build_search_index(folder, site.problems)
-                    site.problems.raise_if_errors(options.strict)
-
-                card_files = {**{relative: cards.cached_drawing(kept[relative].card_file, card_cache)
-                                 or cards.ensure_drawn(_card(kept[relative]), card_cache) for relative in intact},
-                              **redrawn, **new_cards}
-                known_states = {}  # every card is linked again from the cache: its state is looked up
-                publish.complete_and_swap(staging, project.site_dir, plan.reused, texts, assets,
-                                          index_search if index_search_now else None, card_files)
-            phases.done("publish")
-        except BaseException:
-            if staging is not None:
-                publish.discard(staging, project.site_dir)
-            raise
-
-        # Remember what this build was made from, for the next one. The site is published: a cache
-        # that cannot be saved (a full disk) only means the next build is a full one.
-        warnings = _warnings(site)
-        try:
-            cache.pages, cache.sitemap, cache.records = entries, sitemap, digests.table
-            cache.save(project)
-            content_cache.save(project.cache_dir / "content.cache", rebuild.code_version())
-            cards.prune(card_cache, {entry.card_file for entry in kept.values() if entry.card_file}
-                        | {os.path.basename(path) for path in new_cards.values()})
-            others = [*texts, *assets, *kept, *new_cards, *_search_files(project.site_dir, options.search)]
-            rebuild.Manifest(inputs, manifest_options, rebuild.written_files(project.site_dir, entries, others, known_states),
-                             len(pages) + len(extra), warnings).save(project)
+            self.cache.pages, self.cache.sitemap, self.cache.records = self.entries, self.sitemap, self.digests.table
+            self.cache.save(project)
+            self.content_cache.save(project.cache_dir / "content.cache", code_version())
+            self.cards.prune()
+            others = [*self.texts, *self.assets, *self.cards.published(),
+                      *_search_files(project.site_dir, self.options.search)]
+            written = manifest.written_files(project.site_dir, self.entries, others, self.known_states)
+            manifest.Manifest(self.inputs, _recorded(self.options), written, self.pages(), self.warnings).save(project)
         except OSError as exc:
             shutil.rmtree(project.cache_dir, ignore_errors=True)  # no half-saved cache is trusted
-            warnings.append(Problem(".build-cache", 1, 1, f"the build cache could not be saved ({exc.strerror}); "
-                                    "the site is published, the next build will be a full one", None, "warning"))
-        phases.done("save caches")
-        if keep is not None:
-            keep(Built(site, renderer, entries, {*texts, *assets}, warnings))
-        return Outcome(len(pages) + len(extra), len(results) + len(extra), time.perf_counter() - started, warnings)
+            self.warnings.append(Problem(".build-cache", 1, 1, f"the build cache could not be saved ({exc.strerror}); "
+                                         "the site is published, the next build will be a full one", None, "warning"))
+        self.timer.done("save caches")
 
+    def pages(self) -> int:
+        """Files in the site: every published page, the root page and /404.html."""
+        return len(self.site.library.published) + len(self.site_wide)
 
-def _card(entry: rebuild.PageEntry) -> Card:
-    card = entry.links.card
-    assert card is not None  # an entry with a card's file name has that card
-    return card
+    def built(self) -> Built:
+        return Built(self.site, self.renderer, self.entries, {*self.texts, *self.assets}, self.warnings)
+
+    def outcome(self, seconds: float) -> Outcome:
+        warnings = self.warnings if self.publishing else _warnings(self.site)
+        return Outcome(self.pages(), len(self.rendered) + len(self.site_wide), seconds, warnings)
 
 
 def _site_wide_pages(renderer: PageRenderer, site: Site) -> tuple[dict[str, str], Card | None]:
@@ -298,7 +338,7 @@ def _warnings(site: Site) -> list[Problem]:
     return sorted(set(site.problems.warnings))
 
 
-class _Phases:
+class _StageTimer:
     """Logs how long each stage of a build took (``build.py --debug`` shows them)."""
 
     def __init__(self) -> None:

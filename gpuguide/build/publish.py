@@ -27,8 +27,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Callable
 
+from gpuguide import atomic
 from gpuguide.errors import BuildFailed, Problem, Problems
-from gpuguide.structure.sources import RefusedFile, open_project_file, walk_files
+from gpuguide.structure.project_files import RefusedFile, open_project_file, walk_files
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -124,12 +125,8 @@ def update_in_place(staging: Path, site_dir: Path, moves: Sequence[str]) -> None
             (backups / relative).parent.mkdir(parents=True, exist_ok=True)
             os.link(old, backups / relative)
     journal = _journal_path(real)
-    temporary = journal.with_name(f".{journal.name}.tmp-{os.getpid()}")
-    with temporary.open("w", encoding="utf-8") as stream:
-        json.dump({"staging": str(staging), "moves": list(moves)}, stream)
-        stream.flush()
-        os.fsync(stream.fileno())
-    os.replace(temporary, journal)  # from here on, a killed build is undone by the next run
+    # From here on, a killed build is undone by the next run.
+    atomic.write_text(journal, json.dumps({"staging": str(staging), "moves": list(moves)}), durable=True)
     made: set[Path] = set()
     for relative in moves:
         target = real / relative

@@ -22,8 +22,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from gpuguide.build import publish, rebuild
-from gpuguide.build.links import check_links, parse_page
+from gpuguide import atomic
+from gpuguide.build import publish
+from gpuguide.build.page_cache import LinkedPages, PageEntry
+from gpuguide.build.link_check import check_links, parse_page
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.pipeline import Built, Options, Outcome, run
 from gpuguide.errors import BuildFailed, Problem, Problems
@@ -32,7 +34,7 @@ from gpuguide.structure.library import Library
 from gpuguide.structure.loading import read_page
 from gpuguide.structure.pages import Page
 from gpuguide.structure.shared_facts import take_facts
-from gpuguide.structure.translations import check_translations
+from gpuguide.structure.translation_status import check_translations
 
 
 class DevSession:
@@ -100,7 +102,7 @@ class DevSession:
         outputs: dict[str, bytes] = {}
         link_lines: dict[str, dict[str, int]] = {}
         for old, new in edits:
-            _take_text(old, new)  # the library's page object now holds the new text
+            old.take_text(new)  # the library's page object now holds the new text
             result = renderer.render(old)
             if result.html is not None:
                 outputs[old.output_path] = result.html.encode("utf-8")
@@ -111,7 +113,7 @@ class DevSession:
         problems.raise_if_errors(self.options.strict)
         # Links: the edited pages' own, and every anchor link other pages make (a heading's id may have gone).
         fresh = {output: parse_page(html) for output, html in outputs.items()}
-        parsed = rebuild.LinkedPages(fresh, built.entries)
+        parsed = LinkedPages(fresh, built.entries)
         sources = {page.output_path: page.source for page in library.published}
         if self.anchor_links_to is None:
             self.anchor_links_to = {}
@@ -126,13 +128,11 @@ class DevSession:
         site = publish.site_folder(self.project.site_dir)
         for output, html in outputs.items():
             target = site / output
-            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            temporary.write_bytes(html)
-            os.replace(temporary, target)  # readers see the old page or the new one, never half of it
+            atomic.write_bytes(target, html)  # readers see the old page or the new one, never half of it
             stat = target.stat()
             self._index_anchor_links(output, built.entries[output].anchor_targets, add=False)
             last = built.entries[output]
-            built.entries[output] = rebuild.PageEntry.rendered(output, last.key, last.reads, stat.st_size,
+            built.entries[output] = PageEntry.rendered(output, last.key, last.reads, stat.st_size,
                                                                stat.st_mtime_ns, fresh[output], link_lines.get(output, {}),
                                                                last.links.card)
             self._index_anchor_links(output, built.entries[output].anchor_targets, add=True)
@@ -153,14 +153,6 @@ class DevSession:
         kept = [w for w in built.warnings if os.path.normpath(root / w.path) not in edited]
         built.warnings = sorted({*kept, *problems.warnings})
         return list(built.warnings)
-
-
-def _take_text(page: Page, new: Page) -> None:
-    """Give the library's page the edited text (its front matter is the same)."""
-    page.front_matter = new.front_matter
-    page.body_offset, page.body_line = new.body_offset, new.body_line
-    for name in ("body", "body_digest", "translation_hash"):
-        page.__dict__[name] = getattr(new, name)
 
 
 __all__ = ["BuildFailed", "DevSession"]

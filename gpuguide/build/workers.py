@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Callable
 
 from gpuguide import collector
-from gpuguide.build.cards import ensure_drawn
-from gpuguide.build.links import ParsedPage, parse_page
+from gpuguide.build.card_cache import ensure_drawn
+from gpuguide.build.link_check import ParsedPage, parse_page
 from gpuguide.errors import Problem
 from gpuguide.processes import die_with_parent
 from gpuguide.render.cards import Card

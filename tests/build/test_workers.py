@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 from sites import edit, fingerprint, tiny_project
 
 from gpuguide.build import workers
-from gpuguide.build.links import parse_page
+from gpuguide.build.link_check import parse_page
 from gpuguide.build.pipeline import Options, Site, load
 from gpuguide.build.workers import render_one, render_pages, write_file
 from gpuguide.errors import Problems

@@ -1,4 +1,4 @@
-"""The link check (``gpuguide.build.links``): what a page defines and links to, where a link leads,
+"""The link check (``gpuguide.build.link_check``): what a page defines and links to, where a link leads,
 and every broken link or anchor reported at its source file and line."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from gpuguide.build.links import ParsedPage, check_links, link_target, parse_page
+from gpuguide.build.link_check import ParsedPage, check_links, link_target, parse_page
 from gpuguide.errors import Problems
 
 PAGE = """<!doctype html>

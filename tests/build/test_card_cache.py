@@ -1,4 +1,4 @@
-"""Sharing cards in the build cache (``gpuguide.build.cards``): where a page's card is published,
+"""Sharing cards in the build cache (``gpuguide.build.card_cache``): where a page's card is published,
 each distinct card drawn once and reused, and drawings no page shows any more pruned."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from gpuguide.build import cards
-from gpuguide.build.cards import card_output, ensure_drawn, prune
+from gpuguide.build import card_cache
+from gpuguide.build.card_cache import card_output, ensure_drawn, prune
 from gpuguide.render.cards import Card
 
 CARD = Card("Tiny", "GPU pour entraîner un LLM", ("≈ 30 Md paramètres sur 8 GPU",))
@@ -22,13 +22,13 @@ OTHER = Card("Tiny", "GPU for LLM training", ("≈ 30B parameters on 8 GPUs",))
 def drawings(monkeypatch: pytest.MonkeyPatch) -> list[Card]:
     """Every card drawn during the test, in order (the real drawing still runs)."""
     drawn: list[Card] = []
-    real_draw = cards.draw
+    real_draw = card_cache.draw
 
     def counting_draw(card: Card) -> bytes:
         drawn.append(card)
         return real_draw(card)
 
-    monkeypatch.setattr(cards, "draw", counting_draw)
+    monkeypatch.setattr(card_cache, "draw", counting_draw)
     return drawn
 
 
@@ -105,7 +105,7 @@ def test_a_drawing_damaged_anywhere_in_the_cache_is_never_used_and_is_drawn_agai
     cache = tmp_path / "cards"
     path = Path(ensure_drawn(CARD, cache))
     good = path.read_bytes()
-    assert cards.intact(str(path))
+    assert card_cache.intact(str(path))
     damaged = [good[:cut] for cut in (0, 8, 33, len(good) // 2, len(good) - 1)]
     for position in range(0, len(good), max(1, len(good) // 97)):  # about a hundred positions, header to end
         flipped = bytearray(good)
@@ -113,21 +113,21 @@ def test_a_drawing_damaged_anywhere_in_the_cache_is_never_used_and_is_drawn_agai
         damaged.append(bytes(flipped))
     for data in damaged:
         path.write_bytes(data)
-        assert not cards.intact(str(path))
-        assert cards.cached_drawing(CARD.file_name, cache) is None
+        assert not card_cache.intact(str(path))
+        assert card_cache.cached_drawing(CARD.file_name, cache) is None
         assert ensure_drawn(CARD, cache) == str(path) and path.read_bytes() == good  # drawn again
     assert len(drawings) == 1 + len(damaged)
 
 
 def test_a_pipe_where_a_drawing_should_be_is_not_intact_and_never_blocks(tmp_path: Path):
     os.mkfifo(tmp_path / CARD.file_name)
-    assert not cards.intact(str(tmp_path / CARD.file_name))
+    assert not card_cache.intact(str(tmp_path / CARD.file_name))
 
 
 def test_prune_removes_what_a_drawing_killed_before_its_rename_left(tmp_path: Path):
     cache = tmp_path / "cards"
     kept = ensure_drawn(CARD, cache)
-    leftover = cache / f".{OTHER.file_name}.4242.tmp"  # ``ensure_drawn``'s temporary name
+    leftover = cache / f".{OTHER.file_name}.tmp-4242"  # ``ensure_drawn``'s temporary name
     leftover.write_bytes(b"\x89PNG half")
     prune(cache, {os.path.basename(kept)})
     assert sorted(os.listdir(cache)) == [CARD.file_name]

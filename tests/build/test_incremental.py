@@ -19,11 +19,11 @@ import pytest
 from sites import build, copy_project, tiny_project
 
 from gpuguide import cached
-from gpuguide.build import rebuild as rebuild_module
+from gpuguide.build import manifest as manifest_module
 from gpuguide.build.pipeline import Options, run
 from gpuguide.project import Project
 from gpuguide.structure import loading
-from gpuguide.structure.sources import FileState
+from gpuguide.structure.project_files import FileState
 
 # Each test builds the real project two or three times.
 pytestmark = pytest.mark.slow
@@ -127,7 +127,7 @@ def test_edits_in_a_row_append_to_the_caches_and_each_renders_only_what_it_chang
     # The builds run seconds after the files were written, as they do once a checkout is a few seconds
     # old: the states are settled (``cached.settled``; the first build after the copy saved them unsettled,
     # and the next one saves every file's state again, whole).
-    monkeypatch.setattr(rebuild_module, "time", SimpleNamespace(time_ns=lambda: time.time_ns() + 3 * 10**9))
+    monkeypatch.setattr(manifest_module, "time", SimpleNamespace(time_ns=lambda: time.time_ns() + 3 * 10**9))
     edit(project.content_dir / "en" / "fine-tuning.md", "## What matters: fine-tuning",
          "One more paragraph.\n\n## What matters: fine-tuning")
     assert rebuild(project) == {"en/fine-tuning/index.html"}
@@ -149,7 +149,7 @@ def test_edits_in_a_row_append_to_the_caches_and_each_renders_only_what_it_chang
 
 
 def test_the_reads_that_changed_are_those_added_removed_or_changed():
-    from gpuguide.build.rebuild import RecordDigests
+    from gpuguide.build.render_plan import RecordDigests
 
     digests = RecordDigests.__new__(RecordDigests)  # the table alone: what ``changed_since`` compares
     digests.table = {("gpus", "a100"): "d1", ("gpus", "h100"): "d2-new", ("ui-en", "title"): "d3"}
@@ -225,8 +225,8 @@ def test_front_matter_from_the_content_cache_still_points_at_its_lines(project: 
 
 
 def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project: Project):
-    from gpuguide.build.links import ParsedPage
-    from gpuguide.build.rebuild import BuildCache, PageEntry, PageLinks
+    from gpuguide.build.link_check import ParsedPage
+    from gpuguide.build.page_cache import BuildCache, PageEntry, PageLinks
     from gpuguide.render.cards import Card
 
     saved = BuildCache.load(project, "key")  # another key: nothing
@@ -378,24 +378,24 @@ def test_a_same_size_edit_in_the_second_of_the_snapshot_is_never_missed(tmp_path
     root = tiny_project(tmp_path / "tiny")
     page = root / "content" / "en" / "training.md"
     second = (time.time_ns() // 10**9 - 60) * 10**9  # the second of the snapshot, on a clock the test sets
-    monkeypatch.setattr(rebuild_module, "file_state", coarse_file_state)
+    monkeypatch.setattr(manifest_module, "file_state", coarse_file_state)
     monkeypatch.setattr(loading, "file_state", coarse_file_state)
-    monkeypatch.setattr(rebuild_module, "time", SimpleNamespace(time_ns=lambda: second + 300_000_000))
+    monkeypatch.setattr(manifest_module, "time", SimpleNamespace(time_ns=lambda: second + 300_000_000))
     os.utime(page, ns=(second, second))  # saved at .1 s, the build's snapshot taken at .3 s …
     build(root)
     assert "GPUs for training" in (root / "site" / "en" / "training" / "index.html").read_text(encoding="utf-8")
     edit(page, 'title: "GPUs for training"', 'title: "GPUs for teaching"')  # … saved again at .6 s,
     os.utime(page, ns=(second, second))  # the same size, in the same second: the same state
-    assert coarse_file_state(page) == rebuild_module.Manifest.load(Project(root)).inputs[str(page)]  # type: ignore[union-attr]
+    assert coarse_file_state(page) == manifest_module.Manifest.load(Project(root)).inputs[str(page)]  # type: ignore[union-attr]
     outcome = build(root)
     assert not outcome.unchanged and outcome.rendered > 0
     assert "GPUs for teaching" in (root / "site" / "en" / "training" / "index.html").read_text(encoding="utf-8")
     assert build(root).unchanged  # and once built, nothing is left to do
-    racy = rebuild_module.Manifest.load(Project(root)).inputs.racy  # type: ignore[union-attr]
+    racy = manifest_module.Manifest.load(Project(root)).inputs.racy  # type: ignore[union-attr]
     assert str(page) in racy  # compared by content at each check while its state is not settled …
-    monkeypatch.setattr(rebuild_module, "time", SimpleNamespace(time_ns=lambda: time.time_ns() + 5 * 10**9))
+    monkeypatch.setattr(manifest_module, "time", SimpleNamespace(time_ns=lambda: time.time_ns() + 5 * 10**9))
     assert build(root).unchanged
-    assert rebuild_module.Manifest.load(Project(root)).inputs.racy == {}  # type: ignore[union-attr]
+    assert manifest_module.Manifest.load(Project(root)).inputs.racy == {}  # type: ignore[union-attr]
     # … then no more: the check saved the states as of a snapshot they are settled for.
     # A content edit the content cache alone would miss (the no-change check sees the data file's
     # change): the page's state is the one that cache saved, its text is new.
@@ -412,8 +412,8 @@ def test_stray_temporary_files_in_site_are_removed_by_the_next_build(tmp_path: P
     site = root / "site"
     # What a dev-server edit killed between its write and its rename leaves (``build.session``), and
     # the other write-then-rename patterns; a hidden file someone put there is not the build's.
-    strays = [site / "en" / "training" / ".index.html.4242.tmp", site / ".index.html.77.tmp",
-              site / "fr" / ".og.png.4242.tmp", site / "en" / ".sitemap.xml.tmp-4242"]
+    strays = [site / "en" / "training" / ".index.html.tmp-4242", site / ".index.html.tmp-77",
+              site / "fr" / ".og.png.tmp-4242", site / "en" / ".sitemap.xml.tmp-4242"]
     kept = site / "fr" / ".well-known-note"
 
     def plant() -> None:

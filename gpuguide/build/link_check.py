@@ -1,9 +1,9 @@
 """Checks on the rendered site before it is published: every internal link and anchor resolves.
 
-The HTML is parsed with lxml (libxml2's HTML parser, in C: a tenth of the standard library's
-parser's time on a big site), never matched with regular expressions. Plain ``lxml.etree`` fed
-UTF-8 bytes, with compiled XPath queries: two thirds of ``lxml.html``'s time (its element classes
-are not needed to read attributes).
+The HTML of a page rendered now is parsed once, by the worker that rendered it, with lxml
+(libxml2's HTML parser, in C), never matched with regular expressions: plain ``lxml.etree`` fed
+UTF-8 bytes, with compiled XPath queries (``lxml.html``'s element classes are not needed to read
+attributes). An unchanged page is not parsed again: its cache entry holds its ids and links.
 """
 
 from __future__ import annotations
@@ -11,14 +11,18 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import cast
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
 from gpuguide.errors import Problems
+
+if TYPE_CHECKING:
+    from gpuguide.build.page_cache import PageEntry
+    from gpuguide.build.workers import RenderedPage
 
 
 @dataclass
@@ -88,3 +92,25 @@ def check_links(parsed: Mapping[str, ParsedPage], files: set[str], sources: dict
             fragment = _split(href).fragment
             if fragment and target in parsed and unquote(fragment) not in parsed[target].ids:
                 report(path, href, f"link to a missing anchor: `{href}`", "check the heading's id in the target page")
+
+
+def check_build_links(rendered: Mapping[str, RenderedPage], site_wide: Mapping[str, ParsedPage],
+                      reused: Mapping[str, PageEntry], sources: dict[str, Path], files: set[str],
+                      problems: Problems) -> None:
+    """The link check of one build: the links of the pages rendered now (``rendered``, and the
+    ``site_wide`` pages: root, 404), and of the unchanged pages that link to an anchor of one.
+    An unchanged page's plain links still resolve (the set of pages is in the global key), and
+    what the check needs of it is read from its cache entry, never from its HTML again. A page that
+    failed to render is not linked to as missing: its own problem is reported."""
+    from gpuguide.build.page_cache import LinkedPages
+
+    parsed = {output: page.parsed for output, page in rendered.items() if page.written or page.html}
+    parsed.update(site_wide)
+    linked = LinkedPages(parsed, reused)
+    failed = {output for output in [*sources, "index.html"] if output not in linked}
+    now = set(rendered)
+    checked = now | set(site_wide) | {output for output, entry in reused.items()
+                                      if not entry.anchor_targets.isdisjoint(now)}
+    link_lines = {output: page.link_lines for output, page in rendered.items()}
+    link_lines.update({output: reused[output].links.link_lines for output in checked - now if output in reused})
+    check_links(linked, files | failed, sources, problems, link_lines, only=checked)

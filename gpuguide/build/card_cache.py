@@ -13,10 +13,16 @@ import posixpath
 import re
 import struct
 import zlib
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from gpuguide import atomic
 from gpuguide.cached import read_file
 from gpuguide.render.cards import CARD_FILE, Card, draw
+
+if TYPE_CHECKING:
+    from gpuguide.build.page_cache import PageEntry
 
 FOLDER = "cards"  # under the build cache
 
@@ -34,10 +40,7 @@ def ensure_drawn(card: Card, cache: Path) -> str:
     path = os.path.join(cache, card.file_name)
     if not intact(path):
         cache.mkdir(parents=True, exist_ok=True)
-        temporary = os.path.join(cache, f".{card.file_name}.{os.getpid()}.tmp")
-        with open(temporary, "wb") as out:
-            out.write(draw(card))
-        os.replace(temporary, path)
+        atomic.write_bytes(Path(path), draw(card))
     return path
 
 
@@ -84,7 +87,7 @@ def draw_again(card: Card, cache: Path) -> str:
 
 
 #: What a drawing killed before its rename leaves (``ensure_drawn``).
-_TEMPORARY = re.compile(r"\..+\.png\.[0-9]+\.tmp")
+_TEMPORARY = re.compile(r"\..+\.png\.tmp-[0-9]+")
 
 
 def prune(cache: Path, keep: set[str]) -> None:
@@ -100,3 +103,46 @@ def prune(cache: Path, keep: set[str]) -> None:
                 os.unlink(os.path.join(cache, name))
             except OSError:
                 pass
+
+
+class BuildCards:
+    """The sharing cards one build publishes, by the path each is published at: those of the pages
+    rendered now (drawn by the workers: ``new``) and those of unchanged pages (``kept``), which are
+    in site/ as the last build left them, or drawn again. Cards are published like the assets but
+    are not part of the global key: a card follows its page."""
+
+    def __init__(self, cache: Path, rendered: Iterable[tuple[str, Card | None]], reused: Mapping[str, PageEntry]):
+        self.cache = cache
+        self.new = {card_output(output): ensure_drawn(card, cache) for output, card in rendered if card is not None}
+        self.kept = {card_output(output): entry for output, entry in reused.items() if entry.card_file is not None}
+        self.redrawn: dict[str, str] = {}
+
+    def redraw_lost(self, intact: Collection[str]) -> None:
+        """Draw again the kept cards not ``intact`` in site/: one written over through its hard link
+        spoilt the cache's drawing too."""
+        self.redrawn = {relative: draw_again(_card(entry), self.cache)
+                        for relative, entry in self.kept.items() if relative not in intact}
+
+    def changed(self) -> dict[str, Path]:
+        """The drawings an update in place writes: new cards and cards drawn again."""
+        return {relative: Path(path) for relative, path in {**self.new, **self.redrawn}.items()}
+
+    def every_drawing(self, intact: Iterable[str]) -> dict[str, str]:
+        """Every card's drawing, for a whole new site: the intact ones linked again from the cache."""
+        kept = {relative: cached_drawing(self.kept[relative].card_file, self.cache)
+                or ensure_drawn(_card(self.kept[relative]), self.cache) for relative in intact}
+        return {**kept, **self.redrawn, **self.new}
+
+    def published(self) -> list[str]:
+        return [*self.kept, *self.new]
+
+    def prune(self) -> None:
+        """Forget the drawings no page shows any more."""
+        prune(self.cache, {entry.card_file for entry in self.kept.values() if entry.card_file}
+              | {os.path.basename(path) for path in self.new.values()})
+
+
+def _card(entry: PageEntry) -> Card:
+    card = entry.links.card
+    assert card is not None  # an entry with a card's file name has that card
+    return card
