@@ -1,7 +1,8 @@
 """GPU-buying-guide static site generator.
 
-The pipeline, one module per stage:
-load (``sources``, ``datasets``, ``content``) -> validate (``schema``) -> compute (``sizing``)
--> render (``markdown``, ``formatting``, ``render``) -> check (``checks``) -> publish (``publish``).
-``build.run_build`` strings them together; ``cli`` is the command line.
+The pipeline, one package per stage: ``structure`` loads and validates the content and data,
+``figures`` computes every figure from the data (pure functions: sizing, serving, formatting),
+``markdown`` and ``render`` turn pages into HTML, and ``build`` strings the stages together
+(``build.pipeline``: load, validate, plan, render, check, publish, save). ``commands`` is the
+command line (``commands.cli``), which ``build.py`` runs.
 """
