@@ -99,3 +99,21 @@ def test_each_command_of_the_table_runs(project: Path, command: str):
         arguments = [*arguments, "--no-search"]  # the build command: the search index is tested elsewhere
     result = build_cli(project, *arguments)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_architecture_names_every_module_of_each_stage_and_only_those():
+    block = section("Architecture").split("```")[1]
+    texts: dict[str, str] = {}
+    package = None
+    for line in block.splitlines():
+        if match := re.match(r"(\w+)/\s+(.*)", line):
+            package, line = match.group(1), match.group(2)
+        if package is not None and line.strip() != "↓":
+            texts[package] = texts.get(package, "") + " " + line
+    assert set(texts) == {"commands", "build", "render", "markdown", "figures", "structure"}
+    for package, text in texts.items():
+        # Module names: the words outside parentheses (which say what a module holds).
+        names = set(re.findall(r"\b[a-z_]+\b", re.sub(r"\([^)]*\)", " ", text)))
+        modules = {path.stem for path in (ROOT / "gpuguide" / package).glob("*.py") if path.stem != "__init__"}
+        assert modules - names == set(), f"{package}/: modules the README does not name"
+        assert names - modules <= {"one", "module", "per", "data", "file", "and"}, f"{package}/: no such module"

@@ -4,16 +4,8 @@ video model, and the models index.
 
 from __future__ import annotations
 
-from gpuguide.figures import (
-    diffusion_figures,
-    model_index,
-    model_intro,
-    model_relatives,
-    model_tables,
-    plan_tables,
-    planner_page,
-    serving,
-)
+from gpuguide.figures import diffusion_figures, model_index, model_intro, model_relatives, model_tables
+from gpuguide.figures import plan_tables, planner_page, serving
 from gpuguide.render.environment import Link
 from gpuguide.render.page_input import Context, PageInput, page_links, preset_links
 from gpuguide.structure.model_specs import LlmModel
