@@ -422,6 +422,9 @@ def write_ours(root: Path, pages: list[SyntheticPage]) -> None:
     prices = yaml.safe_load((REPO / "data" / "prices.yaml").read_text(encoding="utf-8"))
     prices["usd_per_gpu_hour"] = {gpu: price for gpu, price in prices["usd_per_gpu_hour"].items() if gpu in BENCH_GPUS}
     _write(root / "data" / "prices.yaml", yaml.safe_dump(prices, allow_unicode=True, sort_keys=False))
+    measured = yaml.safe_load((REPO / "data" / "measurements.yaml").read_text(encoding="utf-8"))
+    measured["measurements"] = [record for record in measured["measurements"] if record["gpu"] in BENCH_GPUS]
+    _write(root / "data" / "measurements.yaml", yaml.safe_dump(measured, allow_unicode=True, sort_keys=False))
     shutil.copytree(REPO / "templates", root / "templates")
     for lang in LANGUAGES:
         for source in sorted((REPO / "content" / lang).glob("*.md")):
@@ -431,10 +434,11 @@ def write_ours(root: Path, pages: list[SyntheticPage]) -> None:
                 _write(root / "content" / lang / source.name, text)
     # English pages say which French version they translate, as an editor's would (no warnings).
     from gpuguide.structure.pages import body_hash
+    from gpuguide.structure.translation_status import stamp_of
 
     sources = {page.translation_key: page.body("ours") for page in pages if page.lang == "fr"}
     for page in pages:
-        stamp = ([f'translated_from: "{body_hash(sources[page.translation_key])}"']
+        stamp = ([f'translated_from: "{stamp_of(body_hash(sources[page.translation_key]), page.lang)}"']
                  if page.lang != "fr" and page.translation_key in sources else [])
         front = "\n".join([
             "---",

@@ -88,7 +88,12 @@ def stamp_for(source: Page, lang: str) -> str:
     and the translation's own language, hashed together. A page copied from another language keeps
     the other language's stamp, which does not match: it is reported stale until translated and
     stamped, never up to date."""
-    return hashlib.sha256(f"{source.translation_hash}\0{lang}".encode("utf-8")).hexdigest()[:len(source.translation_hash)]
+    return stamp_of(source.translation_hash, lang)
+
+
+def stamp_of(source_hash: str, lang: str) -> str:
+    """``stamp_for`` from the source's ``body_hash``: the hash and the language, hashed together."""
+    return hashlib.sha256(f"{source_hash}\0{lang}".encode("utf-8")).hexdigest()[:len(source_hash)]
 
 
 def stamp(path: Path, library: Library, dataset: Dataset) -> str:
