@@ -25,7 +25,7 @@ Progress = Callable[[int, int], None]
 
 #: Below this many pages to render, a process pool costs more than it saves.
 PARALLEL_MIN_PAGES = 64
-PARALLEL_CHUNK = 32
+PARALLEL_CHUNK = 8
 
 
 @dataclass
@@ -94,6 +94,18 @@ def _render_chunk(indexes: list[int]) -> list[RenderedPage]:
     return [render_one(renderer, published[index], staging) for index in indexes]
 
 
+def _chunks_by_subject(published: tuple[Page, ...], indexes: list[int]) -> list[list[int]]:
+    """The pages to render in chunks of ``PARALLEL_CHUNK``, every language of one page in the same
+    chunk: a model's or a GPU's figures (plans, the planner's program), computed once per process
+    and memoised, are then computed by one worker, not by each worker that renders a language of it."""
+    def subject(index: int) -> tuple[str, tuple[str, ...]]:
+        page = published[index]
+        return page.meta.translation_key, page.subject.ids if page.subject is not None else ()
+
+    ordered = sorted(indexes, key=subject)
+    return [ordered[start:start + PARALLEL_CHUNK] for start in range(0, len(ordered), PARALLEL_CHUNK)]
+
+
 def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | None,
                  progress: Progress | None = None, parallel: bool = True) -> list[RenderedPage]:
     """Render the published pages at ``indexes``, on every core when there are enough of them.
@@ -109,7 +121,7 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
         for layout in sorted({published[index].meta.layout for index in indexes}):
             renderer.env.get_template(f"{layout}.html")  # compile once, before forking
         _WORKER = (renderer, staging)
-        chunks = [indexes[start:start + PARALLEL_CHUNK] for start in range(0, len(indexes), PARALLEL_CHUNK)]
+        chunks = _chunks_by_subject(published, indexes)
         # Everything loaded so far lives as long as the workers: move it out of the garbage
         # collector's sight, so full collections in the workers (markdown-it makes hundreds of
         # thousands of tokens) do not walk the whole library again and again, nor touch its pages
