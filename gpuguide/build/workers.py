@@ -136,7 +136,8 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
                         progress(len(results), len(indexes))
         finally:
             _WORKER = None
-        return results
+        order = {published[index].output_path: position for position, index in enumerate(indexes)}
+        return sorted(results, key=lambda result: order[result.output])  # as asked, whatever the chunks
     for done, index in enumerate(indexes, 1):
         results.append(render_one(renderer, published[index], staging))
         if progress is not None:
