@@ -1,8 +1,8 @@
 """The garbage collector during a build (standard library only).
 
 A build loads the site once and keeps it to the end: hundreds of thousands of objects that hold no
-garbage. The collector's full passes would walk them again and again (most of a one-page edit on a
-big site: ``bench/README.md``), and, in forked workers, touch their memory pages so each worker copies them.
+garbage. The collector's full passes would walk them again and again (a large share of a one-page
+edit on a big site: ``bench/README.md``), and, in forked workers, touch their memory pages so each worker copies them.
 """
 
 from __future__ import annotations

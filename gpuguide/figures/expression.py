@@ -70,7 +70,12 @@ def var(name: str) -> Expr:
 
 
 def symbolic(*values: Any) -> bool:
-    return any(isinstance(value, Expr) for value in values)
+    # A loop on exact types, not ``any(isinstance(...))``: the planner asks this of every operand
+    # of every figure it computes, and ``Expr`` has no subclass.
+    for value in values:
+        if type(value) is Expr:
+            return True
+    return False
 
 
 def _first(*conditions: bool) -> Fraction:
