@@ -73,7 +73,7 @@ class PageRenderer:
         card: Card | None = None
         try:
             context = self._context(page, reads, link_lines)
-            card = context["card"]
+            card = context["card"] if self.dataset.config.sharing_cards == "per page" else None
             html = self.env.get_template(f"{page.meta.layout}.html").render(context)
         except MissingUiString as exc:
             line = self.dataset.ui_lines.get(exc.lang, {}).get("", 1)
@@ -237,15 +237,32 @@ class PageRenderer:
             "toc": [*body.sections, *([("faq", ui("toc_faq"))] if body.faq else [])],
         }
         context.update(CONTEXTS[page.meta.layout](PageInput(page, view, dataset, language, inline_markdown, reads)))
-        # The sharing card: the title and the layout's key figures, or the description.
-        context["card"] = Card(self.dataset.config.site_name, context["title"],
-                               tuple(context.get("card_lines") or (shorten(context["description"]),)))
-        context["card_url"] = view.absolute(page.url) + CARD_FILE
+        # The sharing card: the title and the layout's key figures, or the description; or the
+        # site's one card (published with the root page), which a publisher may prefer.
+        if self.dataset.config.sharing_cards == "per page":
+            context["card"] = Card(self.dataset.config.site_name, context["title"],
+                                   tuple(context.get("card_lines") or (shorten(context["description"]),)))
+            context["card_url"] = view.absolute(page.url) + CARD_FILE
+        else:
+            context["card"] = self.site_card()
+            context["card_url"] = self.dataset.config.base_url.rstrip("/") + "/" + CARD_FILE
         if page.meta.layout == "use_case":  # the table above the body, the links below it
             context["toc"] = [("suitable-gpus", context["table_caption"]), *body.sections,
                               ("compare-gpus", context["compare_heading"]), *context["toc"][len(body.sections):],
                               ("other-use-cases", ui("other_use_cases"))]
         return context
+
+    def site_card(self) -> Card:
+        """The site's card: its name, every home page's title and the default language's description
+        (all front matter, which every page's cache key covers)."""
+        homes = [(view, page) for code, view in self.views.items()
+                 if (page := self.library.reserved("home", code)) is not None and view.url_of("home") is not None]
+        config = self.dataset.config
+        default = next(((view, page) for view, page in homes if page.lang == config.default_language),
+                       homes[0] if homes else None)
+        description = default[0].typeset(default[1], "description") if default else ""
+        return Card(config.site_name, " · ".join(view.typeset(page, "title") for view, page in homes),
+                    (shorten(description),))
 
     def render_root(self) -> tuple[str, Card] | None:
         """The site's root page: one link per language, each to that language's home page; the
@@ -264,8 +281,7 @@ class PageRenderer:
         title = head_title(" · ".join(view.typeset(page, "title") for _, view, page in homes), config.site_name)
         description = default[1].typeset(default[2], "description") if default else ""
         base = config.base_url.rstrip("/")
-        card = Card(config.site_name, " · ".join(view.typeset(page, "title") for _, view, page in homes),
-                    (shorten(description),))
+        card = self.site_card()
         try:
             html = self.env.get_template("root.html").render(
                 site_name=config.site_name, languages=languages, default_language=config.default_language,

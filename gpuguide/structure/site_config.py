@@ -51,6 +51,8 @@ class SiteConfig(Strict):
     """the language pages are written in first; translations follow it (one of `languages`)"""
     market: Literal["pre-launch", "open"] = "pre-launch"
     """the marketplace's state: `pre-launch` (accounts open, renting from launch day) or `open`; the sign-up box and the price notes follow it"""
+    sharing_cards: Literal["per page", "site"] = "per page"
+    """the image a link to a page shows when shared (`og:image`): `per page`, each page's own card (its title and key figure, drawn at build time), or `site`, the site's one card (its name and home pages' titles) on every page"""
 
     @field_validator("default_language")
     @classmethod
