@@ -60,7 +60,7 @@ from scaled_site import write_real, write_scaled  # noqa: E402
 sys.path.insert(0, str(REPO))  # for gpuguide.translations.body_hash
 LANGUAGES = ("fr", "en")
 DEFAULT_SEED = 20261129
-KINDS = ("ours", "hugo", "mkdocs", "eleventy", "real", "scaled")
+KINDS = ("ours", "ours-nocards", "hugo", "mkdocs", "eleventy", "real", "scaled")
 FLAVOURS = ("ours", "hugo", "mkdocs", "eleventy")  # how a page's Markdown is written for each generator
 
 # Ordinary words of each language; sentences are drawn from them. The words hold no Markdown or
@@ -628,7 +628,18 @@ def describe(pages: list[SyntheticPage]) -> dict:
     }
 
 
-WRITERS = {"ours": write_ours, "hugo": write_hugo, "mkdocs": write_mkdocs, "eleventy": write_eleventy}
+def write_ours_without_cards(root: Path, pages: list[SyntheticPage]) -> None:
+    """``write_ours`` with the site's one sharing card on every page (``sharing_cards: site``): our
+    build without drawing a card per page, as a publisher who uses one image has it."""
+    write_ours(root, pages)
+    settings = root / "data" / "site.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("sharing_cards: per page", "sharing_cards: site"),
+                        encoding="utf-8")
+    assert "sharing_cards: site" in settings.read_text(encoding="utf-8")
+
+
+WRITERS = {"ours": write_ours, "ours-nocards": write_ours_without_cards, "hugo": write_hugo, "mkdocs": write_mkdocs,
+           "eleventy": write_eleventy}
 
 
 def write_corpus(out: Path, pages_per_language: int, kinds: list[str], seed: int = DEFAULT_SEED) -> dict[str, Path]:

@@ -168,6 +168,9 @@ def generators() -> dict[str, Generator]:
         # --no-search: the peers build no search index; ours would otherwise also run Pagefind.
         "ours": Generator("ours", "site", (sys.executable, str(REPO / "build.py"), "--root", "{root}",
                                            "--no-search")),
+        # The same corpus with ``sharing_cards: site``: no card drawn per page.
+        "ours-nocards": Generator("ours-nocards", "site", (sys.executable, str(REPO / "build.py"), "--root", "{root}",
+                                                           "--no-search")),
         "hugo": Generator("hugo", "public", (str(hugo_binary()), "--quiet", "--source", "{root}")),
         "eleventy": Generator("eleventy", "_site", ("node", str(eleventy), "--quiet")),
         "mkdocs": Generator("mkdocs", "site", (str(VENV / "bin" / "mkdocs"), "build", "-q",
@@ -467,14 +470,15 @@ def report(results: dict) -> str:
                          f"{s['content_pages']}{flag} | {s['index_files']} | "
                          f"{', '.join(f'{w:.2f}' for w in s['walls_s'])}{status} | "
                          f"{', '.join(f'{l:.1f}' for l in s['load_before'])} |")
-        ours = gens.get("ours", {})
         ratio_rows = []
-        for peer in PEERS:
-            p = gens.get(peer)
-            if p and ours.get("median_wall_s") and p.get("median_wall_s"):
-                ratio_rows.append(f"| ours / {peer} | {ours['median_wall_s'] / p['median_wall_s']:.1f}× | "
-                                  f"{ours['median_cpu_s'] / p['median_cpu_s']:.1f}× | "
-                                  f"{ours['peak_rss_mib'] / p['peak_rss_mib']:.1f}× |")
+        for own in ("ours", "ours-nocards"):
+            ours = gens.get(own, {})
+            for peer in PEERS:
+                p = gens.get(peer)
+                if p and ours.get("median_wall_s") and p.get("median_wall_s"):
+                    ratio_rows.append(f"| {own} / {peer} | {ours['median_wall_s'] / p['median_wall_s']:.2f}× | "
+                                      f"{ours['median_cpu_s'] / p['median_cpu_s']:.2f}× | "
+                                      f"{ours['peak_rss_mib'] / p['peak_rss_mib']:.2f}× |")
         if ratio_rows:
             lines += ["", "| ratio | wall time | CPU time | peak memory |", "|---|---:|---:|---:|", *ratio_rows]
         if size_result["rebuilds"]:
@@ -559,7 +563,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Benchmark ours against Hugo, Eleventy and MkDocs.")
     parser.add_argument("--sizes", default="1000,5000", help="pages per language, comma-separated")
     parser.add_argument("--runs", type=int, default=3, help="cold builds per generator and size (median)")
-    parser.add_argument("--generators", default="ours,hugo,eleventy,mkdocs", help="which to run")
+    parser.add_argument("--generators", default="ours,ours-nocards,hugo,eleventy,mkdocs", help="which to run")
     parser.add_argument("--no-real", action="store_true", help="skip the real and scaled real sites")
     parser.add_argument("--slow-after", type=float, default=900,
                         help="after a build longer than this (s), skip that generator's further runs and "
