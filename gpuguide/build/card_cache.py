@@ -111,9 +111,13 @@ class BuildCards:
     in site/ as the last build left them, or drawn again. Cards are published like the assets but
     are not part of the global key: a card follows its page."""
 
-    def __init__(self, cache: Path, rendered: Iterable[tuple[str, Card | None]], reused: Mapping[str, PageEntry]):
+    def __init__(self, cache: Path, drawn: Iterable[tuple[str, Card | None]], to_draw: Iterable[tuple[str, Card | None]],
+                 reused: Mapping[str, PageEntry]):
+        """``drawn``: the cards of the pages rendered now, which their worker drew into the cache
+        (``ensure_drawn``) moments ago: not read and checked again. ``to_draw``: the others (the root's)."""
         self.cache = cache
-        self.new = {card_output(output): ensure_drawn(card, cache) for output, card in rendered if card is not None}
+        self.new = {card_output(output): os.path.join(cache, card.file_name) for output, card in drawn if card is not None}
+        self.new.update({card_output(output): ensure_drawn(card, cache) for output, card in to_draw if card is not None})
         self.kept = {card_output(output): entry for output, entry in reused.items() if entry.card_file is not None}
         self.redrawn: dict[str, str] = {}
 

@@ -248,8 +248,8 @@ class _Build:
         assert self.staging is not None
         project, site, work, config = self.project, self.site, self.work, self.site.dataset.config
         written = {output for output, page in self.rendered.items() if page.written}
-        cards = self.cards = BuildCards(self.card_cache, [*((output, self.rendered[output].card) for output in written),
-                                                          ("index.html", self.root_card)], work.reused)
+        cards = self.cards = BuildCards(self.card_cache, [(output, self.rendered[output].card) for output in written],
+                                        [("index.html", self.root_card)], work.reused)
         # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
         self.sitemap = self.cache.sitemap or sitemap_xml(site.library, config.base_url, list(config.languages))
         self.texts = {**self.site_wide, "sitemap.xml": self.sitemap, "robots.txt": robots_txt(config.base_url)}
