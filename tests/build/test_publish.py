@@ -55,9 +55,26 @@ def _staged(root: Path) -> str | None:
     return None
 
 
+def _writing_window(root: Path, args: list[str]) -> tuple[float, float]:
+    """Build once, watching: (when the build started writing pages, when it was done), in seconds."""
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), *args, "--root", str(root)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    writing = None
+    while process.poll() is None:
+        if writing is None and _staged(root) is not None:
+            writing = time.perf_counter() - started
+        time.sleep(0.005)
+    done = time.perf_counter() - started
+    assert process.returncode == 0
+    assert writing is not None, "the build was never seen writing"
+    return writing, done
+
+
 def _kill_during(root: Path, args: list[str], seconds: float, kills: int, seed: int,
-                 new: dict[str, str] | None = None) -> dict[str, int]:
-    """Start the build ``kills`` times, each killed (SIGKILL) at a moment spread over ``seconds``;
+                 new: dict[str, str] | None = None, start: float = 0.0) -> dict[str, int]:
+    """Start the build ``kills`` times, each killed (SIGKILL) at a moment spread from ``start`` to
+    ``seconds``;
     after each, the next read of site/ (``recover``) finds the previous site whole, or the ``new``
     one whole (the kill came after it was published), never a mix. Returns where the kills landed."""
     from gpuguide.build.publish import recover
@@ -66,7 +83,7 @@ def _kill_during(root: Path, args: list[str], seconds: float, kills: int, seed: 
     landed = {"staging": 0, "journal": 0, "elsewhere": 0}
     rng = random.Random(seed)
     for attempt in range(kills):
-        delay = seconds * (attempt + rng.random()) / kills
+        delay = start + (seconds - start) * (attempt + rng.random()) / kills
         process = subprocess.Popen([sys.executable, str(ROOT / "build.py"), *args, "--root", str(root)],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(delay)
@@ -84,18 +101,17 @@ def _kill_during(root: Path, args: list[str], seconds: float, kills: int, seed: 
 
 def test_a_build_killed_while_writing_leaves_the_previous_site(tmp_path: Path):
     """Cold builds and in-place updates with real changes, each killed at moments spread over its
-    whole run, most of them while it writes: the previous site is whole after every kill."""
+    run from a little before it starts writing, most of them while it writes: the previous site is
+    whole after every kill."""
     root = copy_project(tmp_path)
     assert run_build(root, "--no-search").returncode == 0
     # Cold builds: no cache, every page rendered and written into the staging folder, then swapped.
-    started = time.perf_counter()
     shutil.rmtree(root / ".build-cache")
-    assert run_build(root, "--no-search").returncode == 0
-    cold = time.perf_counter() - started
+    writing, cold = _writing_window(root, ["--no-search"])
     cold_kills = {"staging": 0, "journal": 0, "elsewhere": 0}
     for seed in range(2):
         shutil.rmtree(root / ".build-cache", ignore_errors=True)
-        for where, count in _kill_during(root, ["--no-search"], cold, 10, seed).items():
+        for where, count in _kill_during(root, ["--no-search"], cold, 10, seed, start=0.8 * writing).items():
             cold_kills[where] += count
     # In-place updates: a price changes, so every page that shows it is rendered and renamed in.
     assert run_build(root, "--no-search").returncode == 0
