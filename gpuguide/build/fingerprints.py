@@ -16,7 +16,7 @@ CACHE_FORMAT = 9
 
 #: The libraries whose versions shape the output: a new version rebuilds everything.
 LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py", "mdit-py-plugins", "babel", "pydantic", "pyyaml",
-             "python-slugify", "num2words", "lxml", "pagefind", "pillow", "isal")
+             "python-slugify", "num2words", "lxml", "pagefind", "pillow")
 
 
 def digest(*parts: Any) -> str:

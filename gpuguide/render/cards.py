@@ -8,13 +8,13 @@ unchanged page never draws its card again (``build.card_cache``).
 from __future__ import annotations
 
 import hashlib
+import zlib
 import textwrap
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from isal import __version__ as ISAL_VERSION
 from PIL import __version__ as PILLOW_VERSION
 
 from gpuguide.render import palette_png
@@ -60,9 +60,8 @@ class Card:
 
 
 def drawing_identity() -> str:
-    """What a drawing depends on besides the card: the design, Pillow's and ISA-L's versions (the
-    compressed bytes are ISA-L's) and the font."""
-    return repr((DESIGN, PILLOW_VERSION, ISAL_VERSION, _font_id()))
+    """What a drawing depends on besides the card: the design, Pillow's and zlib's versions and the font."""
+    return repr((DESIGN, PILLOW_VERSION, zlib.ZLIB_RUNTIME_VERSION, _font_id()))
 
 
 @lru_cache(maxsize=1)
