@@ -19,6 +19,8 @@ Sizes are in bytes (exact ``Fraction``) or parameters (``int``).
 
 from __future__ import annotations
 
+import functools
+
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -74,7 +76,7 @@ class ServingGpu:
         """Dense TFLOPS by tensor path."""
         return dict(self.tensor_tflops)
 
-    @property
+    @functools.cached_property  # asked for by every plan of the GPU: computed once (as the budget)
     def runtime_memory_bytes(self) -> Fraction:
         """The memory the runtime reports: its recorded total, or the vendor's figure read in GiB.
 
@@ -83,7 +85,7 @@ class ServingGpu:
         """
         return exact(self.runtime_memory_gib if self.runtime_memory_gib is not None else self.memory_gb) * GIB
 
-    @property
+    @functools.cached_property
     def engine_budget_bytes(self) -> Fraction:
         """What one GPU holds of weights and KV cache when an engine serves: the reported memory ×
         90 %, less the engine's fixed costs.

@@ -13,8 +13,9 @@ An instruction is ``[op, argument…]``, each argument the index of an earlier i
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Union
 
@@ -135,11 +136,35 @@ OPERATIONS: dict[str, Callable[..., Value | None]] = {
 }
 
 
+#: While a program is built (``sharing``): every node built so far, by operation and arguments.
+_shared: dict[tuple[Any, ...], Expr] | None = None
+
+
+@contextlib.contextmanager
+def sharing() -> Iterator[None]:
+    """Within this block, equal nodes are one node: a builder that states the same figure twice
+    (each GPU count's memory, in the test and in the row) makes one object, which ``Program`` then
+    compiles once instead of walking each copy down to its numbers."""
+    global _shared
+    outer, _shared = _shared, {} if _shared is None else _shared
+    try:
+        yield
+    finally:
+        _shared = outer
+
+
 def apply(op: str, *args: Any) -> Any:
     """``op`` on ``args``: computed now when none of them is an expression, else a node."""
-    if symbolic(*args):
+    if not symbolic(*args):
+        return OPERATIONS[op](*args)
+    if _shared is None:
         return Expr(op, args)
-    return OPERATIONS[op](*args)
+    # A node is its own key (equal nodes are one object here); 1, Fraction(1) and True are not.
+    key = (op, *[arg if type(arg) is Expr else (type(arg), arg) for arg in args])
+    node = _shared.get(key)
+    if node is None:
+        node = _shared[key] = Expr(op, args)
+    return node
 
 
 def minimum(a: Any, b: Any) -> Any:
@@ -223,7 +248,7 @@ class Program:
     def __init__(self, outputs: Any):
         self.instructions: list[list[Any]] = []
         self._index: dict[tuple[Any, ...], int] = {}
-        self._seen: dict[int, int] = {}
+        self._seen: dict[Any, int] = {}  # a node, or a constant as (type, value): its index
         self.outputs = self._walk(outputs)
 
     def _walk(self, item: Any) -> Any:
@@ -242,23 +267,28 @@ class Program:
 
     def term(self, value: Any) -> int:
         """The index of ``value``'s instruction (added, with its arguments, when new)."""
-        if isinstance(value, Expr):
-            if id(value) in self._seen:
-                return self._seen[id(value)]
+        # Each node and each constant is looked up once: a program repeats the same numbers (a
+        # GPU's bandwidth, a format's bytes) thousands of times.
+        key = value if type(value) is Expr else (type(value), value)
+        index = self._seen.get(key)
+        if index is not None:
+            return index
+        if type(value) is Expr:
             if value.op == "v":
                 index = self._add(("v", value.args[0]))
             else:
                 index = self._add((value.op, *(self.term(arg) for arg in value.args)))
-            self._seen[id(value)] = index
-            return index
-        if isinstance(value, bool):
-            return self._add(("b", 1 if value else 0))
-        if isinstance(value, str):
-            return self._add(("s", value))
-        if value is None:
-            return self._add(("z",))
-        number = Fraction(value)
-        return self._add(("n", f"{number.numerator}/{number.denominator}"))
+        elif isinstance(value, bool):
+            index = self._add(("b", 1 if value else 0))
+        elif isinstance(value, str):
+            index = self._add(("s", value))
+        elif value is None:
+            index = self._add(("z",))
+        else:
+            number = Fraction(value)
+            index = self._add(("n", f"{number.numerator}/{number.denominator}"))
+        self._seen[key] = index
+        return index
 
     def evaluate(self, inputs: Mapping[str, Any]) -> list[Any]:
         """Every instruction's value for ``inputs`` (numbers as ``Fraction``s)."""

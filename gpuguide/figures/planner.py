@@ -18,7 +18,7 @@ from typing import Any, Literal
 from gpuguide.figures import engine_budget, roofline, serving
 from gpuguide.figures.engine_budget import ServingGpu
 from gpuguide.figures.expression import (Program, at_most, below, both, ceil, choose, first, floor, or_else, select,
-                                         significant, symbolic, var)
+                                         sharing, significant, symbolic, var)
 from gpuguide.figures.serving import ModelShape, Workload
 from gpuguide.figures.sizing import GB, Real, exact
 
@@ -71,6 +71,16 @@ def shown(weights_bytes: Any, kv_bytes: Any, budget_bytes: Any, user: Any, total
                  rounded(per_million, lambda v: significant(v, 3, up=False)))
 
 
+@functools.lru_cache(maxsize=8192)
+def _held(shape: ModelShape, workload: Workload, count: int) -> tuple[Any, Any, Any]:
+    """The weights, the KV cache and their sum that each of ``count`` GPUs holds: the same for every
+    GPU type a plan compares, so computed once for all of them."""
+    weights = serving.weights_bytes(shape, workload.weights) / count
+    kv = serving.kv_cache_bytes(shape, workload.context_tokens, workload.kv_cache, workload.users) * \
+        engine_budget.kv_share_per_gpu(shape, count)
+    return weights, kv, weights + kv
+
+
 class _Candidate:
     """One configuration of ``count`` GPUs for ``workload``, each figure computed when first asked
     for: a page's answer needs the figures of one count, the program those of every count."""
@@ -78,10 +88,7 @@ class _Candidate:
     def __init__(self, shape: ModelShape, workload: Workload, gpu: ServingGpu, count: int):
         self.shape, self.workload, self.gpu, self.count = shape, workload, gpu, count
         self.linked = count == 1 or count <= gpu.fast_link_gpus
-        self.weights = serving.weights_bytes(shape, workload.weights) / count
-        self.kv = serving.kv_cache_bytes(shape, workload.context_tokens, workload.kv_cache, workload.users) * \
-            engine_budget.kv_share_per_gpu(shape, count)
-        self.memory = self.weights + self.kv
+        self.weights, self.kv, self.memory = _held(shape, workload, count)
         self.price = exact(gpu.usd_per_gpu_hour) * count if gpu.usd_per_gpu_hour is not None else None
         self.native = roofline.runs_natively(gpu, shape, workload.weights)
 
@@ -114,6 +121,7 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
     counts = [n for n in engine_budget.GPU_COUNTS if engine_budget.tensor_parallel_allowed(shape, n)]
     variants = [[_Candidate(shape, workload, gpu, n) for workload in workloads] for n in counts]
 
+    @functools.cache  # asked for again by the tests, the row and the sort key
     def value(n_index: int, name: str) -> Any:
         """The figure ``name`` of the ``n_index``-th count, in the variant asked for."""
         options = variants[n_index]
@@ -252,14 +260,15 @@ def program(shape: ModelShape, gpus: tuple[ServingGpu, ...]) -> Program:
     formats = formats_for(shape)
     workloads = [Workload(context, users, fmt, kv) for fmt in formats]  # the KV format stays an input
     rows = []
-    for order, gpu in enumerate(gpus):
-        row = gpu_answer(shape, workloads, weights, gpu, order, target)
-        settings = vllm_arguments(shape, workloads[0], row["count"], weights_index=weights, kv_index=kv)
-        rows.append({"gpu": gpu.id, "code": row["code"], "count": row["count"], "native": row["native"],
-                     "price": row["price"], **{field: row[field] for field in Shown.__dataclass_fields__},
-                     "key": row["key"],
-                     "settings": [[name, value] for name, value in settings]})
-    return Program({"rows": rows})
+    with sharing():
+        for order, gpu in enumerate(gpus):
+            row = gpu_answer(shape, workloads, weights, gpu, order, target)
+            settings = vllm_arguments(shape, workloads[0], row["count"], weights_index=weights, kv_index=kv)
+            rows.append({"gpu": gpu.id, "code": row["code"], "count": row["count"], "native": row["native"],
+                         "price": row["price"], **{field: row[field] for field in Shown.__dataclass_fields__},
+                         "key": row["key"],
+                         "settings": [[name, value] for name, value in settings]})
+        return Program({"rows": rows})
 
 
 # --- Launch settings -----------------------------------------------------------------------------

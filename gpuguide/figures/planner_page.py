@@ -8,14 +8,16 @@ type. Both evaluate ``planner.program``'s rows; neither holds a formula of its o
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
 from typing import Any
 
 from gpuguide.figures import formatting, planner, serving
-from gpuguide.figures.expression import Program, var
+from gpuguide.figures.engine_budget import ServingGpu
+from gpuguide.figures.expression import Program, sharing, var
 from gpuguide.figures.plan_tables import format_label, model_argument
 from gpuguide.figures.records import model_shape, serving_gpu, serving_gpus
-from gpuguide.figures.serving import Workload
+from gpuguide.figures.serving import ModelShape, Workload
 from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.gpu_specs import Gpu
 from gpuguide.structure.model_specs import LlmModel
@@ -97,17 +99,23 @@ def chooser_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pag
 def gpu_program(gpu: Gpu, dataset: Dataset) -> Program:
     """Every language model on ``gpu``, in its published format: ``planner.gpu_answer`` per model."""
     spec = serving_gpu(gpu, dataset.price(gpu.id))
+    return _gpu_program(spec, tuple((llm.id, model_shape(llm)) for llm in dataset.llm_models.values()))
+
+
+@functools.lru_cache(maxsize=256)
+def _gpu_program(spec: ServingGpu, models: tuple[tuple[str, ModelShape], ...]) -> Program:
+    """``gpu_program`` from the figures it reads: built once for the pages of every language."""
     context, users, kv = var("context"), var("users"), var("kv")
     rows = []
-    for order, llm in enumerate(dataset.llm_models.values()):
-        shape = model_shape(llm)
-        # A context beyond a model's maximum is sized at that maximum, as the pages do.
-        row = planner.gpu_answer(shape, [Workload(context, users, "native", kv)], 0, spec, order, 0)
-        rows.append({"model": llm.id, "code": row["code"], "count": row["count"],
-                     "user_tokens_per_second": row["user_tokens_per_second"],
-                     "usd_per_million_tokens": row["usd_per_million_tokens"],
-                     "context": serving.effective_context(shape, context)})
-    return Program({"rows": rows})
+    with sharing():
+        for order, (model_id, shape) in enumerate(models):
+            # A context beyond a model's maximum is sized at that maximum, as the pages do.
+            row = planner.gpu_answer(shape, [Workload(context, users, "native", kv)], 0, spec, order, 0)
+            rows.append({"model": model_id, "code": row["code"], "count": row["count"],
+                         "user_tokens_per_second": row["user_tokens_per_second"],
+                         "usd_per_million_tokens": row["usd_per_million_tokens"],
+                         "context": serving.effective_context(shape, context)})
+        return Program({"rows": rows})
 
 
 def gpu_planner(gpu: Gpu, dataset: Dataset, language: Language, model_pages: dict[str, str | None]) -> dict[str, Any]:

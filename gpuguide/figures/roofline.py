@@ -21,6 +21,7 @@ lowers real speeds: a measured result never exceeds them (the tests check every 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -76,6 +77,35 @@ class Bounds:
         return self.limited_by == "compute"
 
 
+@dataclass(frozen=True)
+class DecodeLoad:
+    """What one decoding step of a workload asks of each configuration of ``gpu_count`` GPUs,
+    whatever the GPU: the bytes it reads, the work it computes."""
+
+    weights_read: Any  # the weights one step reads
+    bytes_read: Any  # weights and every GPU's share of the KV cache, over all GPUs
+    one_user_bytes_read: Any  # weights and one sequence's KV cache
+    compute: str  # the format's fastest tensor path
+    flops_per_token: int  # 2 × active parameters
+    prompt_flops: Any  # a prompt of the whole context
+
+
+@functools.lru_cache(maxsize=8192)
+def decode_load(shape: ModelShape, workload: Workload, gpu_count: int) -> DecodeLoad:
+    """The GPU-independent part of ``decode_bounds``, computed once for every GPU type a plan
+    compares (a page's plans ask it of each of them)."""
+    weights_read = serving.weights_read_per_token_bytes(shape, workload.weights)
+    one_kv = serving.kv_cache_bytes(shape, workload.context_tokens, workload.kv_cache)
+    all_kv = one_kv * workload.users
+    # Every GPU reads its share of the weights and of the KV cache (a latent cache whole, on each).
+    kv_read = all_kv * engine_budget.kv_share_per_gpu(shape, gpu_count) * gpu_count
+    active = shape.active_parameters or shape.parameters
+    compute = serving.weight_format(serving.format_of(shape, workload.weights)).compute
+    prompt = serving.effective_context(shape, workload.context_tokens)
+    return DecodeLoad(weights_read, weights_read + kv_read, weights_read + one_kv, compute, 2 * active,
+                      Fraction(2 * active) * prompt)
+
+
 def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu, gpu_count: int,
                   fast_link: bool = True) -> Bounds | None:
     """The roofline of ``workload`` on ``gpu_count`` GPUs of ``gpu``; None without published bandwidth.
@@ -88,28 +118,21 @@ def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu, gpu_co
     """
     if gpu.bandwidth_gbs is None:
         return None
-    weights_read = serving.weights_read_per_token_bytes(shape, workload.weights)
-    one_kv = serving.kv_cache_bytes(shape, workload.context_tokens, workload.kv_cache)
-    all_kv = one_kv * workload.users
+    load = decode_load(shape, workload, gpu_count)
     bandwidth = exact(gpu.bandwidth_gbs) * GB
-    # Every GPU reads its share of the weights and of the KV cache (a latent cache whole, on each).
-    kv_read = all_kv * engine_budget.kv_share_per_gpu(shape, gpu_count) * gpu_count
-    memory_total = gpu_count * bandwidth * workload.users / (weights_read + kv_read)
-    active = shape.active_parameters or shape.parameters
-    compute = serving.weight_format(serving.format_of(shape, workload.weights)).compute
-    rate = tensor_tflops(gpu, compute)
-    compute_total = gpu_count * rate * 10**12 / (2 * active) if rate else None
+    memory_total = gpu_count * bandwidth * workload.users / load.bytes_read
+    rate = tensor_tflops(gpu, load.compute)
+    compute_total = gpu_count * rate * 10**12 / load.flops_per_token if rate else None
     total = minimum(memory_total, compute_total) if compute_total is not None else memory_total
     user = total / workload.users
     if not fast_link and gpu_count > 1:
         # Layers split over PCIe: a user's token crosses every GPU in turn, one GPU's pace.
-        user = minimum(user, bandwidth / (weights_read + one_kv))
+        user = minimum(user, bandwidth / load.one_user_bytes_read)
         total = minimum(total, user * workload.users)
     first_token = None
     if rate:
-        prompt = serving.effective_context(shape, workload.context_tokens)
-        first_token = maximum(Fraction(2 * active) * prompt / (gpu_count * rate * 10**12),
-                              weights_read / (gpu_count * bandwidth))
+        first_token = maximum(load.prompt_flops / (gpu_count * rate * 10**12),
+                              load.weights_read / (gpu_count * bandwidth))
     limited_by: Literal["memory", "compute"] | None = None
     if not symbolic(memory_total):
         limited_by = "compute" if compute_total is not None and compute_total < memory_total else "memory"
