@@ -361,6 +361,67 @@ def serve_edits(root: Path, logs: Path, label: str, edits: int = 5, timeout: flo
         log.close()
 
 
+def serve_real_edits(root: Path, logs: Path, price_gpu: str, edits: int = 3, timeout: float = 600) -> dict:
+    """The editor's loop on the real site (``build.py serve``): for each kind of save (a sentence
+    appended to a page, the page's title changed, a GPU's price changed by a cent), the time from
+    the save to the end of the rebuild it causes (the server's "rebuilt" line, written once the
+    new files are in ``site/``). Medians of ``edits`` saves of each kind, after the first build."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = (logs / "ours-real-serve.log").open("w", encoding="utf-8")
+    server = subprocess.Popen([sys.executable, str(REPO / "build.py"), "serve", "--root", str(root), "--port", str(port)],
+                              stdout=log, stderr=subprocess.PIPE, text=True, env=ENVIRONMENT)
+    rebuilt = threading.Semaphore(0)
+    ready = threading.Event()
+
+    def read_log() -> None:
+        assert server.stderr is not None
+        for line in server.stderr:
+            log.write(line)
+            log.flush()
+            if line.startswith("serving http"):
+                ready.set()
+            elif ready.is_set() and (line.startswith("rebuilt ") or line.startswith("build failed")):
+                rebuilt.release()
+
+    threading.Thread(target=read_log, daemon=True).start()
+    page = root / "content" / "en" / "llm-inference.md"
+
+    def retitle(index: int) -> None:
+        text = page.read_text(encoding="utf-8")
+        start = text.index("\ntitle: ") + 1
+        end = text.index("\n", start)
+        page.write_text(f"{text[:start]}title: \"GPUs for LLM inference ({index})\"{text[end:]}", encoding="utf-8")
+
+    saves = {"text": lambda index: append_sentence(page), "title": retitle,
+             "price": lambda index: change_price(root, price_gpu)}
+    started = time.perf_counter()
+    try:
+        if not ready.wait(timeout):
+            return {"error": f"the server was not ready after {timeout:.0f} s"}
+        out: dict = {"first_build_s": time.perf_counter() - started}
+        for kind, save in saves.items():
+            seconds = []
+            for index in range(edits):
+                time.sleep(0.5)  # the previous rebuild's writes settle, as between two saves
+                saved = time.perf_counter()
+                save(index)
+                if not rebuilt.acquire(timeout=timeout):
+                    return {**out, "error": f"{kind} edit {index} not rebuilt after {timeout:.0f} s"}
+                seconds.append(time.perf_counter() - saved)
+            out[kind] = {"seconds": seconds, "median_s": statistics.median(seconds)}
+            say(f"  real site, serve, {kind} edit: {statistics.median(seconds):.2f} s "
+                f"({', '.join(f'{s:.2f}' for s in seconds)})")
+        return out
+    finally:
+        server.terminate()
+        server.wait(30)
+        log.close()
+
+
 def run_size(size: int, runs: int, work: Path, logs: Path, gens: dict[str, Generator],
              include: list[str], slow_after: float) -> dict:
     say(f"== N = {size} pages per language ({2 * size} pages): writing the corpora")
@@ -427,6 +488,8 @@ def run_real(work: Path, logs: Path, ours: Generator, runs: int, price_gpu: str,
             if kind == "real" or scaled_price:
                 entry["price_change"] = rebuild(ours, root, logs, f"ours-{kind}-price",
                                                 lambda: change_price(root, price_gpu))
+            if kind == "real":
+                entry["serve"] = serve_real_edits(root, logs, price_gpu)
         out[kind] = entry
     return out
 
@@ -525,6 +588,17 @@ def report(results: dict) -> str:
                          f"{price.get('content_changed', 'n/a')} |")
             if e.get("error"):
                 lines.append(f"\n`{kind}` failed: {e['error'][-400:]!r}\n")
+        served = real.get("real", {}).get("serve")
+        if served:
+            lines += ["", "`build.py serve` on the real site, from a save to the end of its rebuild (median of "
+                      f"3 saves each; the server's first build: {_fmt(served.get('first_build_s'), '.1f', ' s')}):", "",
+                      "| save | median (s) | each (s) | target |", "|---|---:|---|---:|"]
+            for kind, target in (("text", "≤ 0.3 s"), ("title", "≤ 2 s"), ("price", "≤ 1 s")):
+                row = served.get(kind)
+                if row:
+                    lines.append(f"| {kind} | {row['median_s']:.2f} | {', '.join(f'{v:.2f}' for v in row['seconds'])} | {target} |")
+            if served.get("error"):
+                lines.append(f"\n`serve` failed: {served['error']}\n")
         lines.append("")
     for size_result in results["sizes"]:
         for name, s in size_result["generators"].items():

@@ -43,7 +43,9 @@ class DevSession:
     def __init__(self, project: Project, options: Options, on_wait: Callable[[str], None] | None = None):
         self.project = project
         self.on_wait = on_wait  # told when another build holds the project
-        self.options = replace(options, parallel=False)  # the server has threads: never fork
+        # The dev server runs a session in its builder process, which has no threads: a normal
+        # build may fork its workers there (``commands.serve_builder``).
+        self.options = options
         self.built: Built | None = None
         # Which pages link to an anchor of each page (made at the first edit, kept up to date): an
         # edit checks those links, not the whole site's.

@@ -65,4 +65,5 @@ def serve(project: Project, port: int = 8000, strict: bool = False) -> int:
         with server.changed:  # release the live-reload requests waiting for a build
             server.changed.notify_all()
         httpd.server_close()
+        server.builder.close()
     return 0

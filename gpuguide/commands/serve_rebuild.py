@@ -10,13 +10,12 @@ import os
 import sys
 import threading
 import time
-import traceback
 from pathlib import Path
 
 import watchfiles
 
 from gpuguide.build.pipeline import Options
-from gpuguide.build.session import DevSession
+from gpuguide.commands.serve_builder import BuilderDied, BuilderError, BuilderProcess
 from gpuguide.errors import BuildFailed, Problem, plural
 from gpuguide.project import Project
 
@@ -34,20 +33,19 @@ class DevServer:
         self.problems: list[Problem] = []  # empty when the last build succeeded
         self.changed = threading.Condition()
         self.stop = threading.Event()
-        self.session = DevSession(project, Options(strict=strict, search=False, parallel=False), on_wait=log)
+        self.builder = BuilderProcess(project, Options(strict=strict, search=False), log)
 
     def rebuild(self, search: bool = False, changed: set[Path] | None = None) -> None:
         """Rebuild after ``changed`` files (None: unknown); on failure keep the last good site and
         remember why.
 
-        The session (``build.session``) keeps the site in memory: an edit of a page's text is
-        rebuilt there in milliseconds, anything else runs the normal build. Rebuilds render in this
-        process (the server has threads, and forking a threaded process is unsafe) and keep the
-        last search index (``search=False``); the first build makes it.
+        The builder process (``commands.serve_builder``) keeps the site in memory: an edit of a
+        page's text is rebuilt there in milliseconds, anything else runs the normal build, on every
+        core. Rebuilds keep the last search index (``search=False``); the first build makes it.
         """
         started = time.perf_counter()
         try:
-            outcome = self.session.build(changed, search=search)
+            outcome = self.builder.build(changed, search=search)
             problems: list[Problem] = []
             for warning in outcome.warnings:  # each in full, as the build command prints them
                 log(str(warning))
@@ -59,10 +57,13 @@ class DevServer:
             errors = sum(1 for p in problems if p.severity == "error")
             log(f"build failed: {plural(errors, 'error')}, {plural(len(problems) - errors, 'warning')}; "
                 "still serving the last good site")
-        except Exception as exc:  # a bug in the generator: keep serving, say what happened
-            problems = [Problem("(generator)", 1, 1, f"internal error: {type(exc).__name__}: {exc}",
+        except BuilderDied as exc:
+            problems = [Problem("(generator)", 1, 1, str(exc), "save a file again to rebuild")]
+            log(str(exc))
+        except BuilderError as exc:  # a bug in the generator: keep serving, say what happened
+            problems = [Problem("(generator)", 1, 1, f"internal error: {exc}",
                                 "rerun `python build.py --debug` and report it")]
-            log(traceback.format_exc())
+            log(exc.traceback_text)
         with self.changed:
             self.problems = problems
             self.generation += 1
