@@ -308,30 +308,48 @@ def change_price(root: Path, gpu_id: str) -> str:
     raise SystemExit(f"{gpu_id} has no price in {path}")
 
 
+class DevServerRun:
+    """``build.py serve`` on ``root`` as a writer runs it, its log copied to ``log_path``: ``ready``
+    once it serves, ``rebuilt`` released at each later rebuild (or failed build) it reports."""
+
+    def __init__(self, root: Path, log_path: Path):
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.log = log_path.open("w", encoding="utf-8")
+        self.process = subprocess.Popen([sys.executable, str(REPO / "build.py"), "serve", "--root", str(root),
+                                         "--port", str(self.port)],
+                                        stdout=self.log, stderr=subprocess.PIPE, text=True, env=ENVIRONMENT)
+        self.ready = threading.Event()
+        self.rebuilt = threading.Semaphore(0)
+        threading.Thread(target=self._read_log, daemon=True).start()
+
+    def _read_log(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.log.write(line)
+            self.log.flush()
+            if line.startswith("serving http"):
+                self.ready.set()
+            elif self.ready.is_set() and line.startswith(("rebuilt ", "build failed")):
+                self.rebuilt.release()
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(30)
+        self.log.close()
+
+
 def serve_edits(root: Path, logs: Path, label: str, edits: int = 5, timeout: float = 600) -> dict:
     """What a writer waits for with ``build.py serve``: append a sentence to a page, then time until
     the server sends the page with it (polled over HTTP every 5 ms). The median of ``edits`` edits,
     after the server's first build."""
-    import socket
     import urllib.request
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    log = (logs / f"{label}.log").open("w", encoding="utf-8")
-    server = subprocess.Popen([sys.executable, str(REPO / "build.py"), "serve", "--root", str(root), "--port", str(port)],
-                              stdout=log, stderr=subprocess.PIPE, text=True, env=ENVIRONMENT)
-    ready = threading.Event()
-
-    def read_log() -> None:
-        assert server.stderr is not None
-        for line in server.stderr:
-            log.write(line)
-            log.flush()
-            if line.startswith("serving http"):
-                ready.set()
-
-    threading.Thread(target=read_log, daemon=True).start()
+    server = DevServerRun(root, logs / f"{label}.log")
+    port, ready = server.port, server.ready
     started = time.perf_counter()
     try:
         if not ready.wait(timeout):
@@ -356,9 +374,7 @@ def serve_edits(root: Path, logs: Path, label: str, edits: int = 5, timeout: flo
         return {"label": label, "first_build_s": first_build, "edit_to_served_s": seconds,
                 "median_edit_to_served_s": statistics.median(seconds)}
     finally:
-        server.terminate()
-        server.wait(30)
-        log.close()
+        server.stop()
 
 
 def serve_real_edits(root: Path, logs: Path, price_gpu: str, edits: int = 3, timeout: float = 600) -> dict:
@@ -366,28 +382,8 @@ def serve_real_edits(root: Path, logs: Path, price_gpu: str, edits: int = 3, tim
     appended to a page, the page's title changed, a GPU's price changed by a cent), the time from
     the save to the end of the rebuild it causes (the server's "rebuilt" line, written once the
     new files are in ``site/``). Medians of ``edits`` saves of each kind, after the first build."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    log = (logs / "ours-real-serve.log").open("w", encoding="utf-8")
-    server = subprocess.Popen([sys.executable, str(REPO / "build.py"), "serve", "--root", str(root), "--port", str(port)],
-                              stdout=log, stderr=subprocess.PIPE, text=True, env=ENVIRONMENT)
-    rebuilt = threading.Semaphore(0)
-    ready = threading.Event()
-
-    def read_log() -> None:
-        assert server.stderr is not None
-        for line in server.stderr:
-            log.write(line)
-            log.flush()
-            if line.startswith("serving http"):
-                ready.set()
-            elif ready.is_set() and (line.startswith("rebuilt ") or line.startswith("build failed")):
-                rebuilt.release()
-
-    threading.Thread(target=read_log, daemon=True).start()
+    server = DevServerRun(root, logs / "ours-real-serve.log")
+    ready, rebuilt = server.ready, server.rebuilt
     page = root / "content" / "en" / "llm-inference.md"
 
     def retitle(index: int) -> None:
@@ -417,9 +413,7 @@ def serve_real_edits(root: Path, logs: Path, price_gpu: str, edits: int = 3, tim
                 f"({', '.join(f'{s:.2f}' for s in seconds)})")
         return out
     finally:
-        server.terminate()
-        server.wait(30)
-        log.close()
+        server.stop()
 
 
 def run_size(size: int, runs: int, work: Path, logs: Path, gens: dict[str, Generator],
