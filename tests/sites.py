@@ -67,21 +67,24 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def processor_seconds(run: Callable[[], Any], runs: int = 3) -> float:
-    """The fastest of ``runs`` timings of ``run()``, in processor seconds of this process (a loaded
-    machine's other processes do not count). Without the garbage collector: its full passes come
-    more often as a run allocates more, which makes twice the input cost 2.5 times as much,
-    whatever the code timed does."""
-    best = float("inf")
-    for _ in range(runs):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time()
-            run()
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
+def processor_seconds(*runs: Callable[[], Any], rounds: int = 3) -> list[float]:
+    """For each of ``runs``, the fastest of ``rounds`` timings, in processor seconds of this process
+    (a loaded machine's other processes do not count). The runs take turns in each round, so that a
+    busy moment of the machine (caches shared with the other test workers) slows them all, not the
+    one that happened to run then. Without the garbage collector: its full passes come more often
+    as a run allocates more, which makes a larger input cost more than its share, whatever the code
+    timed does."""
+    best = [float("inf")] * len(runs)
+    for _ in range(rounds):
+        for index, run in enumerate(runs):
+            gc.collect()
+            gc.disable()
+            try:
+                start = time.process_time()
+                run()
+                best[index] = min(best[index], time.process_time() - start)
+            finally:
+                gc.enable()
     return best
 
 
