@@ -24,9 +24,10 @@ if TYPE_CHECKING:
     from gpuguide.render.reads import Read
 
 #: What a page's own output depends on besides the records it reads and what every page shares (the
-#: build cache is kept for one global key): the digests of its layout's templates and of its
-#: Markdown, and what it is about. Its output path (which holds its language) is the entry's name.
-PageKey = tuple[str, str, "tuple[str, ...] | None"]
+#: build cache is kept for one global key): the digests of its layout's templates, of its Markdown
+#: and of its front matter, and what it is about. Its output path (which holds its language) is the
+#: entry's name.
+PageKey = tuple[str, str, str, "tuple[str, ...] | None"]
 
 
 class PageLinks(NamedTuple):
@@ -92,14 +93,15 @@ class PageEntry(NamedTuple):  # a tuple: the cheapest record to load and save by
     card_file: str | None  # the drawing of its sharing card (``Card.file_name``)
     anchor_targets: frozenset[str]  # the pages its #fragment links point to
     links_text: str  # its ``PageLinks``, encoded
+    menu: str  # the use-case menu it shows: its digest and where it is in the file (``render.shell.record``)
 
     @classmethod
     def rendered(cls, output: str, key: PageKey, reads: tuple[Read, ...], size: int, mtime_ns: int,
-                 parsed: ParsedPage, link_lines: dict[str, int], card: Card | None) -> PageEntry:
+                 parsed: ParsedPage, link_lines: dict[str, int], card: Card | None, menu: str) -> PageEntry:
         """The entry of the page at ``output``, just written (``size``, ``mtime_ns``) and parsed."""
         links = PageLinks(frozenset(parsed.ids), tuple(link for link in parsed.links if "#" in link), link_lines, card)
         return cls(key, reads, size, mtime_ns, card.file_name if card is not None else None,
-                   anchor_targets(output, parsed.links), links.encode())
+                   anchor_targets(output, parsed.links), links.encode(), menu)
 
     @property
     def links(self) -> PageLinks:
@@ -209,9 +211,10 @@ def _encode_entries(pages: dict[str, PageEntry]) -> list[Any]:
         packed[id(indexes)] = packing.tobytes().hex()
     rows: list[list[Any]] = []
     for (output, entry), indexes in zip(pages.items(), of_entry):
-        layout, body, subject = entry.key
-        rows.append([output, layout, body, list(subject) if subject is not None else None, packed[id(indexes)],
-                     entry.size, entry.mtime_ns, entry.card_file, sorted(entry.anchor_targets), entry.links_text])
+        layout, body, meta, subject = entry.key
+        rows.append([output, layout, body, meta, list(subject) if subject is not None else None, packed[id(indexes)],
+                     entry.size, entry.mtime_ns, entry.card_file, sorted(entry.anchor_targets), entry.links_text,
+                     entry.menu])
     return [code, [list(read) for read in numbers], rows]
 
 
@@ -227,7 +230,7 @@ def _decode_entries(saved: Any) -> dict[str, PageEntry]:
     unpacked: dict[str, tuple[Read, ...]] = {}
     pages: dict[str, PageEntry] = {}
     for row in rows:
-        output, layout, body, subject, text, size, mtime_ns, card_file, targets, links_text = row
+        output, layout, body, meta, subject, text, size, mtime_ns, card_file, targets, links_text, menu = row
         found = unpacked.get(text)
         if found is None:
             indexes = array(code, bytes.fromhex(text))  # TypeError if not a text
@@ -238,14 +241,14 @@ def _decode_entries(saved: Any) -> dict[str, PageEntry]:
         # What is only compared (the key's parts, size and time) may be anything: another type only
         # never matches. What is used must be what it was: a file name, texts, the anchors' targets
         # (``frozenset`` raises TypeError for a list in them).
-        if (type(output) is not str or type(layout) is not str or type(body) is not str
-                or type(size) is not int or type(mtime_ns) is not int or type(links_text) is not str
+        if (type(output) is not str or type(layout) is not str or type(body) is not str or type(meta) is not str
+                or type(size) is not int or type(mtime_ns) is not int or type(links_text) is not str or type(menu) is not str
                 or not (subject is None or type(subject) is list) or type(targets) is not list
                 or not (card_file is None or _plain_file_name(card_file))):
             raise Invalid("an entry of the build cache")
         pages[output] = _new_entry(PageEntry, (
-            (layout, body, tuple(subject) if subject is not None else None), found, size, mtime_ns, card_file,
-            frozenset(targets) if targets else _NO_TARGETS, links_text))
+            (layout, body, meta, tuple(subject) if subject is not None else None), found, size, mtime_ns, card_file,
+            frozenset(targets) if targets else _NO_TARGETS, links_text, menu))
     return pages
 
 

@@ -206,26 +206,26 @@ class _Build:
         shared = global_key(site.dataset, site.library, self.assets)
         publishing = self.publishing
         self.cache: BuildCache = BuildCache.load(self.project, shared) if publishing else BuildCache(shared)
-        self.digests: RecordDigests = RecordDigests(site.dataset)
+        self.digests: RecordDigests = RecordDigests(site.dataset, site.library)
         templates = TemplateDigests(renderer.template_sources, renderer.template_references)
         self.work: Plan = plan(site.library.published, self.cache, templates, self.digests, self.project.site_dir,
-                               reuse=publishing)
-        self.timer.done(f"plan ({len(self.work.reused)} reusable)")
+                               {lang: view.menu_digest for lang, view in renderer.views.items()}, reuse=publishing)
+        self.timer.done(f"plan ({len(self.work.reused)} reusable, {len(self.work.respliced)} with a new menu)")
 
     def render(self, progress: Progress | None) -> None:
         from gpuguide.build.card_cache import FOLDER
         from gpuguide.build.link_check import parse_page
-        from gpuguide.build.workers import render_pages
+        from gpuguide.build.workers import render_pages, resplice
 
         self.card_cache = self.project.cache_dir / FOLDER
         self.renderer.card_cache = self.card_cache if self.publishing else None
         self.staging = publish.staging_dir(self.project.site_dir) if self.publishing else None
-        self.rendered: dict[str, RenderedPage] = {
-            page.output: page for page in render_pages(self.renderer, self.work.render, self.staging, progress,
-                                                       self.options.parallel)}
+        self.rendered: dict[str, RenderedPage] = {page.output: page for page in [
+            *render_pages(self.renderer, self.work.render, self.staging, progress, self.options.parallel),
+            *resplice(self.renderer, self.work.respliced, self.project.site_dir, self.staging)]}
         self.site_wide, self.root_card = _site_wide_pages(self.renderer, self.site)
         self.site_wide_parsed = {output: parse_page(html) for output, html in self.site_wide.items()}
-        self.timer.done(f"render {len(self.work.render)} pages")
+        self.timer.done(f"render {len(self.work.render)} pages, {len(self.work.respliced)} menus")
 
     def check(self) -> None:
         from gpuguide.build.link_check import check_build_links
@@ -257,7 +257,7 @@ class _Build:
         for output in written:
             page = self.rendered[output]
             self.entries[output] = PageEntry.rendered(output, work.keys[output], page.reads, page.size, page.mtime_ns,
-                                                      page.parsed, page.link_lines, page.card)
+                                                      page.parsed, page.link_lines, page.card, page.menu)
         index_search = self.options.search and (bool(self.rendered) or not (project.site_dir / "pagefind").is_dir())
         intact = manifest.unchanged_files(project.site_dir, self.last, cards.kept)
         cards.redraw_lost(intact)

@@ -30,6 +30,7 @@ from gpuguide.build.lock import BuildLock
 from gpuguide.build.pipeline import Built, Options, Outcome, run
 from gpuguide.errors import BuildFailed, Problem, Problems
 from gpuguide.project import Project
+from gpuguide.render.shell import record
 from gpuguide.structure.library import Library
 from gpuguide.structure.loading import read_page
 from gpuguide.structure.pages import Page
@@ -103,12 +104,14 @@ class DevSession:
         renderer.problems = problems  # this edit's problems only
         outputs: dict[str, bytes] = {}
         link_lines: dict[str, dict[str, int]] = {}
+        menus: dict[str, str] = {}
         for old, new in edits:
             old.take_text(new)  # the library's page object now holds the new text
             result = renderer.render(old)
             if result.html is not None:
                 outputs[old.output_path] = result.html.encode("utf-8")
                 link_lines[old.output_path] = result.link_lines
+                menus[old.output_path] = record(renderer.views[old.lang].menu_digest, result.menu_spans)
             pair = [page for page in library.translations.get(old.meta.translation_key, {}).values()
                     if not page.meta.draft]
             check_translations(Library(tuple(pair)), built.site.dataset, problems)
@@ -136,7 +139,7 @@ class DevSession:
             last = built.entries[output]
             built.entries[output] = PageEntry.rendered(output, last.key, last.reads, stat.st_size,
                                                                stat.st_mtime_ns, fresh[output], link_lines.get(output, {}),
-                                                               last.links.card)
+                                                               last.links.card, menus[output])
             self._index_anchor_links(output, built.entries[output].anchor_targets, add=True)
         return len(outputs)
 

@@ -15,6 +15,8 @@ from gpuguide.build.card_cache import ensure_drawn
 from gpuguide.build.link_check import ParsedPage, parse_page
 from gpuguide.errors import Problem
 from gpuguide.processes import die_with_parent
+from gpuguide.build.page_cache import PageEntry
+from gpuguide.render import shell
 from gpuguide.render.cards import Card
 from gpuguide.render.reads import Read
 from gpuguide.render.renderer import PageRenderer
@@ -42,6 +44,7 @@ class RenderedPage:
     mtime_ns: int = 0
     html: bytes | None = None  # kept only when not written (``build.py check``)
     card: Card | None = None  # its sharing card, drawn into the build cache
+    menu: str = ""  # its use-case menu's digest and places (``render.shell.record``)
 
 
 def write_file(target: str, data: bytes) -> os.stat_result:
@@ -80,7 +83,37 @@ def render_one(renderer: PageRenderer, page: Page, staging: Path | None) -> Rend
     if output.card is not None and renderer.card_cache is not None:
         ensure_drawn(output.card, renderer.card_cache)
     return RenderedPage(path, True, problems, reads, parse_page(data), output.link_lines, stat.st_size,
-                        stat.st_mtime_ns, card=output.card)
+                        stat.st_mtime_ns, card=output.card,
+                        menu=shell.record(renderer.views[page.lang].menu_digest, output.menu_spans))
+
+
+def resplice(renderer: PageRenderer, entries: dict[int, PageEntry], site_dir: Path,
+             staging: Path | None) -> list[RenderedPage]:
+    """The published pages at the indexes of ``entries`` (their last build's), each from the file the
+    last build wrote in ``site_dir``, unchanged but for its use-case menu, put in again
+    (``render.shell``): a read and a write instead of a render (0.1 ms against 1 to 40 ms). Only
+    a build that publishes (into ``staging``) keeps pages."""
+    if not entries:
+        return []
+    assert staging is not None
+    published = renderer.library.published
+    return [_resplice_one(renderer, published[index], entry, site_dir, staging) for index, entry in entries.items()]
+
+
+def _resplice_one(renderer: PageRenderer, page: Page, entry: PageEntry, site_dir: Path, staging: Path) -> RenderedPage:
+    # Its links are the same (the menu's addresses are in the global key): taken from its entry.
+    path = page.output_path
+    record = shell.read_record(entry.menu)
+    assert record is not None  # the plan resplices only a page whose record it read
+    spans = record[1]
+    html, moved = shell.splice((site_dir / path).read_bytes().decode("utf-8"), spans, renderer.menu_fragments(page))
+    stat = write_file(os.path.join(staging, path), html.encode("utf-8"))
+    links = entry.links
+    if links.card is not None and renderer.card_cache is not None:
+        ensure_drawn(links.card, renderer.card_cache)
+    return RenderedPage(path, True, [], entry.reads, ParsedPage(links.ids, list(links.fragment_links)), links.link_lines,
+                        stat.st_size, stat.st_mtime_ns, card=links.card,
+                        menu=shell.record(renderer.views[page.lang].menu_digest, moved))
 
 
 # Set before forking the pool; workers inherit them.

@@ -51,7 +51,7 @@ def _use_case_figures(gpu_ids: list[str], given: PageInput) -> list[dict[str, An
         columns = [c for c in use_case.meta.table.columns if not (isinstance(c, str) and c in SPEC_COLUMNS)]
         if columns:
             table: Table = gpu_rows(gpu_ids, columns, given)
-            sections.append({"title": view.typeset(use_case, "title"), "short_name": view.typeset(use_case, "short_name"),
+            sections.append({"title": view.typeset(use_case, "title", given.reads), "short_name": view.typeset(use_case, "short_name", given.reads),
                              "url": use_case.url, "table": table})
     return sections
 
@@ -148,8 +148,8 @@ def _pair_use_cases(gpu_ids: list[str], given: PageInput) -> tuple[Any, list[dic
         columns = [c for c in page.meta.table.columns if not (isinstance(c, str) and c in SPEC_COLUMNS)]
         columns += [c for c in page.meta.verdict if c not in SPEC_COLUMNS and c not in columns]
         both_can = table is None or all(verdicts.meets_requirements(table))
-        short_name = view.typeset(page, "short_name") or view.typeset(page, "title")
-        sections.append({"title": view.typeset(page, "title"), "short_name": short_name,
+        short_name = view.typeset(page, "short_name", given.reads) or view.typeset(page, "title", given.reads)
+        sections.append({"title": view.typeset(page, "title", given.reads), "short_name": short_name,
                          "name": short_name[:1].upper() + short_name[1:], "url": page.url,
                          "use_case": page.meta.use_case, "line": line,
                          "table": gpu_rows(gpu_ids, columns, given) if both_can and columns else None})

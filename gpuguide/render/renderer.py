@@ -29,6 +29,7 @@ from gpuguide.render.environment import Link, TemplateReferences, TemplateRefuse
 from gpuguide.structure.project_files import RefusedFile, read_project_file
 from gpuguide.render.page_input import PageInput, numeric_columns
 from gpuguide.render.reads import Read, Reads, tracked_dataset, tracked_language
+from gpuguide.render import shell
 from gpuguide.render.site_view import SiteView
 from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language, MissingUiString, UnknownPlaceholder
@@ -45,6 +46,7 @@ class PageOutput:
     reads: frozenset[Read]
     link_lines: dict[str, int]
     card: Card | None = None  # what its sharing card shows (``og:image``)
+    menu_spans: shell.Spans = ()  # where the use-case menu's fragments are in ``html``
 
 
 class PageRenderer:
@@ -71,10 +73,12 @@ class PageRenderer:
         reads, link_lines = Reads(), dict[str, int]()
         html: str | None = None
         card: Card | None = None
+        spans: shell.Spans = ()
         try:
             context = self._context(page, reads, link_lines)
             card = context["card"] if self.dataset.config.sharing_cards == "per page" else None
-            html = self.env.get_template(f"{page.meta.layout}.html").render(context)
+            html, spans = shell.fill(self.env.get_template(f"{page.meta.layout}.html").render(context),
+                                     self.menu_fragments(page))
         except MissingUiString as exc:
             line = self.dataset.ui_lines.get(exc.lang, {}).get("", 1)
             self.problems.error(self._ui_file(exc.lang), line, 1, f"missing UI string `{exc.key}`",
@@ -90,7 +94,15 @@ class PageRenderer:
             path, line = self._template_position()
             self.problems.error(path, line, 1, f"template error: {exc}", f"while rendering {page.source.as_posix()}")
         view = self.views[page.lang]
-        return PageOutput(html, frozenset(reads.keys | view.reads.keys), link_lines, card if html is not None else None)
+        return PageOutput(html, frozenset(reads.keys | view.reads.keys), link_lines, card if html is not None else None,
+                          spans)
+
+    def menu_fragments(self, page: Page) -> tuple[str, str]:
+        """The use-case menu's fragments as ``page`` shows them (``render.shell``)."""
+        view = self.views[page.lang]
+        if page.meta.layout == "not_found":  # served at any address: absolute links
+            return shell.fragments(view.menu, page.url, lambda target: target)
+        return shell.fragments(view.menu, page.url, functools.partial(relative_url, page.url))
 
     def compile_templates(self, layouts: set[str]) -> None:
         """Compile every layout's template and the templates it includes, before any page renders:
@@ -166,7 +178,7 @@ class PageRenderer:
             "shortcodes": ShortcodeContext(dataset, language),
             "typography": language.typography,
             "scroll_hint": ui("scroll_hint"),
-            "page_title": view.typeset(page, "title"),
+            "page_title": view.typeset(page, "title", reads),
             "resolve_source_link": lambda md_path: self.source_link(page, md_path),
             # A table cell that links to a generated page (a GPU's, a model's): relative to this page.
             "page_url": lambda layout, subject_id: (relative_url(page.url, target)
@@ -194,14 +206,14 @@ class PageRenderer:
                               ensure_ascii=False)
 
         switcher = view.switcher(page)
-        breadcrumbs = view.breadcrumbs(page)
+        breadcrumbs = view.breadcrumbs(page, reads)
         context: dict[str, Any] = {
             "page": page,
             "meta": page.meta,
-            "title": view.typeset(page, "title"),
-            "head_title": head_title(view.typeset(page, "title"), self.dataset.config.site_name),
+            "title": view.typeset(page, "title", reads),
+            "head_title": head_title(view.typeset(page, "title", reads), self.dataset.config.site_name),
             "indexable": page.indexable,
-            "description": view.typeset(page, "description"),
+            "description": view.typeset(page, "description", reads),
             "lang": page.lang,
             "ui": ui,
             "ui_forms": ui_forms,
@@ -218,7 +230,9 @@ class PageRenderer:
             "breadcrumbs": breadcrumbs,
             "breadcrumbs_json_ld": view.breadcrumb_schema(breadcrumbs) if breadcrumbs else None,
             "nav": view.nav,
-            "use_case_menu": [link for _, link in view.use_case_links if link.url],
+            # Where the use-case links go: put in after rendering (``render.shell``).
+            "use_case_menu": bool(view.menu),
+            "use_case_menu_mark": shell.MARKS,
             # The header links to the guides' index, never to every guide: a menu of all guides on
             # every page would make the build quadratic in the number of guides.
             "guides_url": view.url_of("guides"),
@@ -244,7 +258,7 @@ class PageRenderer:
                                    tuple(context.get("card_lines") or (shorten(context["description"]),)))
             context["card_url"] = view.absolute(page.url) + CARD_FILE
         else:
-            context["card"] = self.site_card()
+            context["card"] = self.site_card(reads)
             context["card_url"] = self.dataset.config.base_url.rstrip("/") + "/" + CARD_FILE
         if page.meta.layout == "use_case":  # the table above the body, the links below it
             context["toc"] = [("suitable-gpus", context["table_caption"]), *body.sections,
@@ -252,16 +266,16 @@ class PageRenderer:
                               ("other-use-cases", ui("other_use_cases"))]
         return context
 
-    def site_card(self) -> Card:
+    def site_card(self, reads: Reads) -> Card:
         """The site's card: its name, every home page's title and the default language's description
-        (all front matter, which every page's cache key covers)."""
+        (noted into ``reads``: a page that shows the card's text depends on them)."""
         homes = [(view, page) for code, view in self.views.items()
                  if (page := self.library.reserved("home", code)) is not None and view.url_of("home") is not None]
         config = self.dataset.config
         default = next(((view, page) for view, page in homes if page.lang == config.default_language),
                        homes[0] if homes else None)
-        description = default[0].typeset(default[1], "description") if default else ""
-        return Card(config.site_name, " · ".join(view.typeset(page, "title") for view, page in homes),
+        description = default[0].typeset(default[1], "description", reads) if default else ""
+        return Card(config.site_name, " · ".join(view.typeset(page, "title", reads) for view, page in homes),
                     (shorten(description),))
 
     def render_root(self) -> tuple[str, Card] | None:
@@ -278,10 +292,12 @@ class PageRenderer:
                 homes.append((code, view, page))
         config = self.dataset.config
         default = next((item for item in homes if item[0] == config.default_language), homes[0] if homes else None)
-        title = head_title(" · ".join(view.typeset(page, "title") for _, view, page in homes), config.site_name)
-        description = default[1].typeset(default[2], "description") if default else ""
+        # The root page is rendered at every build: what it reads is not kept.
+        read = Reads()
+        title = head_title(" · ".join(view.typeset(page, "title", read) for _, view, page in homes), config.site_name)
+        description = default[1].typeset(default[2], "description", read) if default else ""
         base = config.base_url.rstrip("/")
-        card = self.site_card()
+        card = self.site_card(read)
         try:
             html = self.env.get_template("root.html").render(
                 site_name=config.site_name, languages=languages, default_language=config.default_language,

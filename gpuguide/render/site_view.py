@@ -3,7 +3,10 @@ the pages the renderer links to (by layout, or by the GPU a page is about), the 
 hreflang alternates and breadcrumbs.
 
 Everything the view reads of the data and the UI strings is noted in its ``reads``: every page
-depends on them, since every page shows the header, the menus and the switcher.
+depends on them, since every page shows the header, the menus and the switcher. What a page shows of
+another page's front matter (a title, a summary) is noted in that page's own reads (``typeset``),
+except the use-case menu's titles: every page shows them, so the menu is a fragment of the page
+(``shell``) put in again when they change, not a reason to render every page again.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from typing import Any
 
 from markupsafe import Markup
 
+from gpuguide.render import shell
 from gpuguide.render.environment import Link, json_ld
-from gpuguide.render.reads import Reads, tracked_dataset, tracked_language
+from gpuguide.render.reads import PAGE_TEXTS, Reads, tracked_dataset, tracked_language
 from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language
 from gpuguide.structure.page_types import LAYOUTS
@@ -46,11 +50,16 @@ class SiteView:
                                       Link(ui("nav_comparisons"), self.url_of("comparisons")),
                                       Link(ui("nav_models"), self.url_of("models")))
                     if link.url]
-        # (use case id, link): drafts are listed as plain text, never as a dead link.
-        self.use_case_links = [
-            (page.meta.use_case or "", Link(self.typeset(page, "title"), None if page.meta.draft else page.url,
-                                            description=self.typeset(page, "summary")))
-            for page in self.library.use_case_pages(lang, list(dataset.use_cases))]
+        # (use case id, link): drafts are listed as plain text, never as a dead link. Read untracked:
+        # the menu is the shell's (``menu_texts``), a page's content notes them (``use_cases``).
+        self._use_case_pages = self.library.use_case_pages(lang, list(dataset.use_cases))
+        self._use_case_links = [
+            (page.meta.use_case or "", Link(self._typeset(page, "title"), None if page.meta.draft else page.url,
+                                            description=self._typeset(page, "summary")))
+            for page in self._use_case_pages]
+        #: The linked use cases' titles and addresses, as the menu of every page shows them.
+        self.menu = [link for _, link in self._use_case_links if link.url]
+        self.menu_digest = shell.menu_digest(self.menu)
         self.methodology = Link(ui("methodology_link"), self.url_of("methodology"))
         self.language_names = {code: tracked_language(other, self.reads).name for code, other in self.languages.items()}
         self.gpu_order = {gpu_id: index for index, gpu_id in enumerate(dataset.gpus)}
@@ -101,8 +110,20 @@ class SiteView:
         page = self.library.generated("comparison", self.language.code, (a, b))
         return page.url if page is not None else None
 
-    def typeset(self, page: Page, field_name: str) -> str:
-        """A text field of a page's front matter in its language's typography (French spaces)."""
+    def use_cases(self, reads: Reads) -> list[tuple[str, Link]]:
+        """(use case id, link) of every use-case page of the language, drafts unlinked; their titles
+        and summaries noted as read into ``reads``."""
+        for page in self._use_case_pages:
+            reads.note(PAGE_TEXTS, page.output_path)
+        return self._use_case_links
+
+    def typeset(self, page: Page, field_name: str, reads: Reads) -> str:
+        """A text field of a page's front matter in its language's typography (French spaces), noted
+        into ``reads`` (the page that shows it changes with that page's front matter)."""
+        reads.note(PAGE_TEXTS, page.output_path)
+        return self._typeset(page, field_name)
+
+    def _typeset(self, page: Page, field_name: str) -> str:
         return self.languages[page.lang].typography(getattr(page.meta, field_name) or "")
 
     def absolute(self, site_url: str) -> str:
@@ -127,7 +148,7 @@ class SiteView:
         alternates.append(("x-default", self.absolute("/")))
         return alternates
 
-    def breadcrumbs(self, page: Page) -> list[Link]:
+    def breadcrumbs(self, page: Page, reads: Reads) -> list[Link]:
         """Home › section › page, from the layout registry's parents; empty on the home page."""
         parents = LAYOUTS[page.meta.layout].parents
         if not parents:
@@ -136,8 +157,9 @@ class SiteView:
         for layout in parents:
             parent = self.library.reserved(layout, page.lang)
             if parent is not None:
-                trail.append(Link(self.home_label if layout == "home" else self.typeset(parent, "title"), parent.url))
-        return [*trail, Link(self.typeset(page, "title"), None)]
+                trail.append(Link(self.home_label if layout == "home" else self.typeset(parent, "title", reads),
+                                  parent.url))
+        return [*trail, Link(self.typeset(page, "title", reads), None)]
 
     def breadcrumb_schema(self, breadcrumbs: list[Link]) -> Any:
         items = []

@@ -24,7 +24,7 @@ def use_case_context(given: PageInput) -> Context:
     meta = page.meta
     assert meta.table is not None and meta.short_name is not None
     table = build_table(meta.table.gpus, meta.table.columns, given.dataset, given.language)
-    short_name = view.typeset(page, "short_name")
+    short_name = view.typeset(page, "short_name", given.reads)
     # Price-performance in a table of its own: the main table stays as the editor chose it.
     value_table = (build_table(meta.table.gpus, ["price", *meta.price_performance], given.dataset, given.language)
                    if meta.price_performance else None)
@@ -42,7 +42,7 @@ def use_case_context(given: PageInput) -> Context:
         "catalogue": given.catalogue,
         "compare_heading": ui("compare_gpus", use_case=short_name),
         "comparisons": [link for link, _ in pairs],
-        "other_use_cases": [link for use_case, link in view.use_case_links if use_case != meta.use_case],
+        "other_use_cases": [link for use_case, link in view.use_cases(given.reads) if use_case != meta.use_case],
         "model_links": _model_links(given, meta.models) if meta.models else [],
         "value_caption": ui("price_performance_caption", use_case=short_name),
         "value_table": value_table,
@@ -87,7 +87,8 @@ def _comparison_links(gpu_ids: list[str], verdict: list[str], given: PageInput) 
 
 
 def _guide_links(given: PageInput) -> list[Link]:
-    return [Link(given.view.typeset(guide, "title"), guide.url, description=given.view.typeset(guide, "description"))
+    return [Link(given.view.typeset(guide, "title", given.reads), guide.url,
+                 description=given.view.typeset(guide, "description", given.reads))
             for guide in given.view.library.by_layout(given.page.lang, "guide")]
 
 
@@ -105,7 +106,7 @@ def home_context(given: PageInput) -> Context:
     """The use cases, each with the cheapest of its suitable GPUs, and the cheapest live offers of
     all: every figure from the data (``data/prices.yaml`` and each use-case page's table)."""
     ui, view, dataset, language = given.language.ui, given.view, given.dataset, given.language
-    use_cases = [link for _, link in view.use_case_links if link.url]
+    use_cases = [link for _, link in view.use_cases(given.reads) if link.url]
     # Each use case's card: the cheapest GPU of its page's table that has a live offer.
     cheapest_lines: dict[str, str] = {}
     for page in view.library.use_case_pages(given.page.lang, list(dataset.use_cases)):

@@ -187,6 +187,11 @@ class ModelSubject:
 Subject = Union[GpuSubject, PairSubject, ReversedPairSubject, ModelSubject]
 
 
+#: The front matter's texts, which other pages show (a menu, a list of guides, breadcrumbs) and note
+#: as read when they do: a change of them renders again only those pages (``Page.structure_digest``).
+TEXT_FIELDS = ("title", "summary", "description", "short_name")
+
+
 @dataclass
 class Page:
     """A page: where it came from and what its editor wrote; its URL and output path are derived."""
@@ -209,6 +214,7 @@ class Page:
     known_body_digest: str | None = field(default=None, repr=False, compare=False)
     known_translation_hash: str | None = field(default=None, repr=False, compare=False)
     known_meta_digest: str | None = field(default=None, repr=False, compare=False)
+    known_structure_digest: str | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_text(cls, source: Path, lang: str, meta: PageMeta, front_matter: YamlDocument, body: str,
@@ -243,9 +249,21 @@ class Page:
             self.known_meta_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
         return self.known_meta_digest
 
+    @property
+    def structure_digest(self) -> str:
+        """The front matter as ``meta_digest`` covers it, but its texts (``TEXT_FIELDS``): what every
+        page's cache key covers (addresses, layouts, tables, translations). A page that shows another
+        page's texts notes it (``render.reads.PAGE_TEXTS``); each page's own key has its
+        ``meta_digest``."""
+        if self.known_structure_digest is None:
+            text = (self.meta.model_dump_json(exclude={"translated_from", *TEXT_FIELDS})
+                    + ("" if self.indexable else "\0noindex"))
+            self.known_structure_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+        return self.known_structure_digest
+
     def take_meta(self, meta: PageMeta) -> None:
         """Hold ``meta`` from now on (a translation given its source's facts): its digest follows."""
-        self.meta, self.known_meta_digest = meta, None
+        self.meta, self.known_meta_digest, self.known_structure_digest = meta, None, None
 
     def take_text(self, edited: "Page") -> None:
         """Hold the text of ``edited``, the same file saved again with the same front matter (an edit

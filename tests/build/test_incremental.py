@@ -148,6 +148,57 @@ def test_edits_in_a_row_append_to_the_caches_and_each_renders_only_what_it_chang
     assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
 
 
+def rendered_in_process(project: Project, monkeypatch: pytest.MonkeyPatch) -> tuple[set[str], set[str]]:
+    """Rebuild in this process: the pages rendered again, and the pages whose files were replaced."""
+    from gpuguide.render.renderer import PageRenderer
+
+    rendered: set[str] = set()
+    render = PageRenderer.render
+
+    def counting(self: PageRenderer, page):  # type: ignore[no-untyped-def]
+        rendered.add(page.output_path)
+        return render(self, page)
+
+    monkeypatch.setattr(PageRenderer, "render", counting)
+    before = {p.relative_to(project.site_dir).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+              for p in project.site_dir.rglob("*.html")}
+    run(project, Options(search=False, parallel=False))
+    replaced = {p.relative_to(project.site_dir).as_posix() for p in project.site_dir.rglob("*.html")
+                if before.get(p.relative_to(project.site_dir).as_posix()) != (p.stat().st_ino, p.stat().st_mtime_ns)}
+    return rendered, replaced - {"index.html", "404.html"}
+
+
+def test_a_use_case_title_change_renders_the_pages_that_show_it_and_gives_the_others_the_new_menu(
+        project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    edit(project.content_dir / "en" / "llm-training.md", "title: GPUs for training large language models",
+         "title: GPUs to train large language models")
+    rendered, replaced = rendered_in_process(project, monkeypatch)
+    english = {p.relative_to(project.site_dir).as_posix(): p.read_text(encoding="utf-8")
+               for p in (project.site_dir / "en").rglob("index.html")}
+    # Every English page shows the menu (but the redirects of pairs named in the other order):
+    # each has the new title; no French page changed.
+    menus = {output for output, text in english.items() if 'id="site-menu"' in text}
+    assert len(menus) > len(english) / 2 and replaced == menus
+    assert all("GPUs to train large language models" in english[output] for output in menus)
+    # Rendered again: the page itself and those that show use-case titles in their content (the
+    # home page, the other use cases, GPU and comparison pages); not the guides, the model pages.
+    assert "en/llm-training/index.html" in rendered and "en/index.html" in rendered
+    assert "en/gpus/h100-sxm/index.html" in rendered
+    assert not any(output.startswith(("en/models/", "en/guides/", "fr/")) for output in rendered)
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
+def test_a_guide_title_change_renders_only_the_pages_that_list_that_guide(project: Project, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch):
+    edit(project.content_dir / "en" / "guides" / "choosing-gpus-deep-learning-llm.md",
+         "title: How to choose GPUs for deep learning and LLMs", "title: Choosing GPUs for deep learning and LLMs")
+    rendered, replaced = rendered_in_process(project, monkeypatch)
+    assert rendered == replaced
+    assert "en/guides/choosing-gpus-deep-learning-llm/index.html" in rendered and "en/guides/index.html" in rendered
+    assert len(rendered) < 10, sorted(rendered)
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
 def test_the_reads_that_changed_are_those_added_removed_or_changed():
     from gpuguide.build.render_plan import RecordDigests
 
@@ -233,9 +284,9 @@ def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project
     assert saved.pages == {}
     card = Card("EverXCloud", "Title", ("≈ 10B",))
     parsed = ParsedPage({"main"}, ["#main", "../other/"])
-    entries = {output: PageEntry.rendered(output, ("layout-digest", f"body-{n}", None),
+    entries = {output: PageEntry.rendered(output, ("layout-digest", f"body-{n}", f"meta-{n}", None),
                                           (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), n, n, parsed,
-                                          {"#main": 3}, card if n else None)
+                                          {"#main": 3}, card if n else None, f"menu-digest {n} {n + 40}")
                for n, output in enumerate(["en/a/index.html", "en/b/index.html", "en/c/index.html"])}
     BuildCache("key", entries, "<urlset/>", {("gpus", "h100-sxm"): "d1"}).save(project)
     loaded = BuildCache.load(project, "key")
@@ -244,6 +295,7 @@ def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project
     assert loaded.pages["en/b/index.html"].links == PageLinks(frozenset({"main"}), ("#main",), {"#main": 3}, card)
     assert loaded.pages["en/b/index.html"].anchor_targets == {"en/b/index.html"}
     assert loaded.pages["en/b/index.html"].card_file == card.file_name and loaded.pages["en/a/index.html"].card_file is None
+    assert loaded.pages["en/c/index.html"].menu == "menu-digest 2 42"
     a, b, c = (loaded.pages[f"en/{name}/index.html"].reads for name in "abc")
     assert a is c and a is not b  # equal lists of reads are one object once loaded
     assert a[0] is b[0]

@@ -16,6 +16,7 @@ from sites import edit, tiny_project
 from gpuguide.build.pipeline import Options, Site, load
 from gpuguide.errors import Problems
 from gpuguide.project import Project
+from gpuguide.render.reads import Reads
 from gpuguide.render.renderer import PageOutput, PageRenderer
 from gpuguide.structure.page_types import LAYOUTS
 from gpuguide.structure.pages import Page, ReversedPairSubject, head_title
@@ -67,11 +68,11 @@ def test_each_page_has_its_language_title_and_address(rendered: Rendered) -> Non
     for page in rendered.site.library.published:
         soup = rendered.soup(page.url)
         view = rendered.renderer.views[page.lang]
-        title = view.typeset(page, "title")
+        title = view.typeset(page, "title", Reads())
         assert soup.html["lang"] == page.lang, page.url
         assert soup.title.get_text() == head_title(title, "Tiny"), page.url
         assert soup.h1.get_text(strip=True) == title, page.url
-        assert soup.find("meta", attrs={"name": "description"})["content"] == view.typeset(page, "description")
+        assert soup.find("meta", attrs={"name": "description"})["content"] == view.typeset(page, "description", Reads())
         canonical = soup.find("link", rel="canonical")
         if page.meta.layout == "not_found":
             assert canonical is None  # served at any address: no canonical one

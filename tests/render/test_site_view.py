@@ -17,7 +17,7 @@ from sites import edit, tiny_project
 from gpuguide.build.pipeline import Options, Site, load
 from gpuguide.project import Project
 from gpuguide.render.environment import Link
-from gpuguide.render.reads import KEYS
+from gpuguide.render.reads import KEYS, PAGE_TEXTS, Reads
 from gpuguide.render.site_view import SiteView
 from gpuguide.structure.pages import Page
 
@@ -77,8 +77,12 @@ def test_the_navigation_and_the_use_case_menu(views: dict[str, SiteView]) -> Non
     en = views["en"]
     assert [link.url for link in en.nav] == ["/en/", "/en/gpus/", "/en/compare/", "/en/models/"]
     assert en.nav[0].label == "Home" == en.home_label
-    assert views["fr"].use_case_links == [
+    reads = Reads()
+    assert views["fr"].use_cases(reads) == [
         ("llm-training", Link("GPU pour entraîner", "/fr/entrainement/", description="Entraîner sur un ou huit GPU."))]
+    # The page listing them depends on the use-case page's front matter; the menu shows the linked ones.
+    assert reads.keys == {(PAGE_TEXTS, "fr/entrainement/index.html")}
+    assert views["fr"].menu == [Link("GPU pour entraîner", "/fr/entrainement/", description="Entraîner sur un ou huit GPU.")]
     assert en.methodology.url == "/en/methodology/"
 
 
@@ -86,16 +90,17 @@ def test_a_draft_use_case_is_listed_without_a_link(tiny: Path) -> None:
     edit(tiny / "content" / "fr" / "entrainement.md", "layout: use_case\n", "layout: use_case\ndraft: true\n")
     site = load(Project(tiny), Options(search=False, parallel=False))
     view = SiteView(site.languages["fr"], site.languages, site.library, site.dataset)
-    assert view.use_case_links == [
+    assert view.use_cases(Reads()) == [
         ("llm-training", Link("GPU pour entraîner", None, description="Entraîner sur un ou huit GPU."))]
+    assert view.menu == []
 
 
 def test_titles_are_typeset_in_their_pages_language(site: Site, views: dict[str, SiteView]) -> None:
     fr_page, en_page = _page(site, "/fr/entrainement/"), _page(site, "/en/training/")
     # French: a no-break space before the colon; English: as written.
-    assert views["fr"].typeset(fr_page, "description") == f"Entraîner un LLM{NBSP}: la mémoire compte."
-    assert views["fr"].typeset(en_page, "description") == "Training an LLM: memory matters."
-    assert views["fr"].typeset(_page(site, "/fr/"), "short_name") == ""  # a field not set: empty, never "None"
+    assert views["fr"].typeset(fr_page, "description", Reads()) == f"Entraîner un LLM{NBSP}: la mémoire compte."
+    assert views["fr"].typeset(en_page, "description", Reads()) == "Training an LLM: memory matters."
+    assert views["fr"].typeset(_page(site, "/fr/"), "short_name", Reads()) == ""  # a field not set: empty, never "None"
 
 
 def test_the_language_switcher_lists_every_language(site: Site, views: dict[str, SiteView]) -> None:
@@ -135,21 +140,21 @@ def test_an_untranslated_page_has_no_link_to_the_other_language(tiny: Path) -> N
 
 def test_breadcrumbs_follow_the_layouts_parents(site: Site, views: dict[str, SiteView]) -> None:
     fr = views["fr"]
-    assert fr.breadcrumbs(_page(site, "/fr/")) == []
-    assert fr.breadcrumbs(_page(site, "/fr/404/")) == []
-    assert fr.breadcrumbs(_page(site, "/fr/entrainement/")) == [Link("Accueil", "/fr/"),
+    assert fr.breadcrumbs(_page(site, "/fr/"), Reads()) == []
+    assert fr.breadcrumbs(_page(site, "/fr/404/"), Reads()) == []
+    assert fr.breadcrumbs(_page(site, "/fr/entrainement/"), Reads()) == [Link("Accueil", "/fr/"),
                                                                 Link("GPU pour entraîner", None)]
     # A GPU page: home › the catalogue › the page, its title typeset ("{model} : fiche").
-    assert fr.breadcrumbs(_page(site, "/fr/gpu/big/")) == [Link("Accueil", "/fr/"), Link("Les GPU", "/fr/gpu/"),
+    assert fr.breadcrumbs(_page(site, "/fr/gpu/big/"), Reads()) == [Link("Accueil", "/fr/"), Link("Les GPU", "/fr/gpu/"),
                                                            Link(f"Big{NBSP}: fiche", None)]
-    assert views["en"].breadcrumbs(_page(site, "/en/guides/first-guide/"))[1] == Link("Guides", "/en/guides/")
-    assert [c.url for c in views["en"].breadcrumbs(_page(site, "/en/compare/big-vs-card/"))] == [
+    assert views["en"].breadcrumbs(_page(site, "/en/guides/first-guide/"), Reads())[1] == Link("Guides", "/en/guides/")
+    assert [c.url for c in views["en"].breadcrumbs(_page(site, "/en/compare/big-vs-card/"), Reads())] == [
         "/en/", "/en/compare/", None]
 
 
 def test_the_breadcrumb_schema_is_a_breadcrumb_list(site: Site, views: dict[str, SiteView]) -> None:
     fr = views["fr"]
-    crumbs = fr.breadcrumbs(_page(site, "/fr/gpu/card/"))
+    crumbs = fr.breadcrumbs(_page(site, "/fr/gpu/card/"), Reads())
     schema = json.loads(str(fr.breadcrumb_schema(crumbs)))
     assert schema["@context"] == "https://schema.org" and schema["@type"] == "BreadcrumbList"
     items = schema["itemListElement"]

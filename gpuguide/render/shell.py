@@ -1,0 +1,102 @@
+"""The use-case menu, which every page of a language shows twice (in the header's menu and in the
+footer's site map), as fragments of the page whose places the page's output keeps (``Spans``).
+
+Every page shows the use cases' titles: without this, editing one of them rendered every page of
+the site again. A page whose own inputs are unchanged now gets the new menu put in its place in the
+file the last build wrote (``splice``), which costs a read and a write; the pages that show a use
+case's title in their content note it as read (``SiteView.use_cases``) and are rendered again.
+
+The template marks where the fragments go (``MARKS``, tokens drawn at random for each process: no
+page's content can contain them), and ``fill`` puts them there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from gpuguide.render.environment import Link
+
+#: Where a page's template puts the header's and the footer's use-case links (``base.html``).
+MARKS = tuple(Markup(f"\0menu-{part}-{secrets.token_hex(8)}\0") for part in ("header", "footer"))
+
+#: The fragments' (start, end) offsets in the page's text (characters), header then footer.
+Spans = tuple[tuple[int, int], ...]
+
+
+def fragments(menu: list[Link], page_url: str, url: Callable[[str], str]) -> tuple[str, str]:
+    """The header's and the footer's use-case links of the page at ``page_url``, ``url`` making
+    each link's address as that page writes it (relative to the page). Each fragment is the
+    links' lines without the last line break, which the template's line gives."""
+    header = Markup("\n").join(
+        Markup('            <li><a href="{}"{}>{}</a></li>').format(
+            url(link.url or ""), Markup(' aria-current="page"') if link.url == page_url else "", link.label)
+        for link in menu)
+    footer = Markup("\n").join(Markup('      <li><a href="{}">{}</a></li>').format(url(link.url or ""), link.label)
+                               for link in menu)
+    return str(header), str(footer)
+
+
+def menu_digest(menu: list[Link]) -> str:
+    """What the fragments are made of besides each page's address: a page whose digest differs
+    needs its fragments again."""
+    text = json.dumps([(link.label, link.url) for link in menu], ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def fill(html: str, parts: tuple[str, str]) -> tuple[str, Spans]:
+    """``html`` with each mark replaced by its fragment, and the fragments' places. A template
+    that has no marks (no linked use case) gives ``html`` as it is; one mark without the other, or
+    a mark twice, is a template bug."""
+    pieces: list[str] = []
+    spans: list[tuple[int, int]] = []
+    length, rest = 0, html
+    for mark, part in zip(MARKS, parts):
+        before, found, after = rest.partition(mark)
+        if not found:
+            continue
+        if mark in after:
+            raise ValueError("a template shows the use-case menu's mark twice")
+        pieces += [before, part]
+        spans.append((length + len(before), length + len(before) + len(part)))
+        length += len(before) + len(part)
+        rest = after
+    if len(spans) not in (0, len(MARKS)):
+        raise ValueError("a template shows one part of the use-case menu without the other")
+    pieces.append(rest)
+    return "".join(pieces), tuple(spans)
+
+
+def splice(text: str, spans: Spans, parts: tuple[str, str]) -> tuple[str, Spans]:
+    """``text`` (a page as ``fill`` made it, with ``spans``) with its fragments replaced by ``parts``
+    (in the order of the spans: a page without a header menu has none)."""
+    pieces: list[str] = []
+    moved: list[tuple[int, int]] = []
+    last, shift = 0, 0
+    for (start, end), part in zip(spans, parts):
+        pieces += [text[last:start], part]
+        moved.append((start + shift, start + shift + len(part)))
+        shift += len(part) - (end - start)
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces), tuple(moved)
+
+
+def record(digest: str, spans: Spans) -> str:
+    """What a page's cache entry keeps of its menu: the menu's digest and the fragments' places."""
+    return " ".join([digest, *(str(offset) for span in spans for offset in span)])
+
+
+def read_record(text: str) -> tuple[str, Spans] | None:
+    """What ``record`` wrote; None for anything else (then the page is rendered again)."""
+    digest, *offsets = text.split(" ")
+    if len(offsets) not in (0, 2 * len(MARKS)) or not all(offset.isdigit() for offset in offsets):
+        return None
+    numbers = [int(offset) for offset in offsets]
+    return digest, tuple(zip(numbers[::2], numbers[1::2]))
