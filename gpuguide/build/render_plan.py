@@ -145,10 +145,14 @@ def plan(pages: tuple[Page, ...], cache: BuildCache, templates: TemplateDigests,
         if entry is None or on_disk.get(output) != (entry.size, entry.mtime_ns):
             render.append(index)
             continue
-        menu = read_record(entry.menu)
-        if menu is None:
+        menu = menus[page.lang]
+        if entry.menu.startswith(menu) and entry.menu[len(menu):len(menu) + 1] in ("", " "):  # the same menu
+            reused[output] = entry
+            continue
+        recorded = read_record(entry.menu)
+        if recorded is None:
             render.append(index)
-        elif menu[0] == menus[page.lang] or not menu[1]:  # the same menu, or none shown (a redirect)
+        elif not recorded[1]:  # no menu shown (a redirect)
             reused[output] = entry
         else:
             respliced[index] = entry

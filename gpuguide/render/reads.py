@@ -8,7 +8,7 @@ dataset replaced): a price change then re-renders only the pages that showed tha
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from gpuguide.structure.dataset import Dataset
@@ -38,6 +38,35 @@ class Reads:
 
     def note(self, table: str, key: str) -> None:
         self.keys.add((table, key))
+
+
+class NotedList(list[Value]):
+    """A list that, when read (iterated, indexed, measured, tested), first calls ``note`` once."""
+
+    def __init__(self, items: list[Value], note: Callable[[], Any]):
+        super().__init__(items)
+        self._note: Callable[[], Any] | None = note
+
+    def _read(self) -> None:
+        if self._note is not None:
+            note, self._note = self._note, None
+            note()
+
+    def __iter__(self) -> Iterator[Value]:
+        self._read()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._read()
+        return super().__len__()
+
+    def __getitem__(self, index: Any) -> Any:
+        self._read()
+        return super().__getitem__(index)
+
+    def __contains__(self, item: object) -> bool:
+        self._read()
+        return super().__contains__(item)
 
 
 class TrackedMapping(Mapping[str, Value]):

@@ -28,7 +28,7 @@ from gpuguide.render.contexts import CONTEXTS
 from gpuguide.render.environment import Link, TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
 from gpuguide.structure.project_files import RefusedFile, read_project_file
 from gpuguide.render.page_input import PageInput, numeric_columns
-from gpuguide.render.reads import Read, Reads, tracked_dataset, tracked_language
+from gpuguide.render.reads import NotedList, Read, Reads, tracked_dataset, tracked_language
 from gpuguide.render import shell
 from gpuguide.render.site_view import SiteView
 from gpuguide.structure.dataset import Dataset
@@ -77,8 +77,11 @@ class PageRenderer:
         try:
             context = self._context(page, reads, link_lines)
             card = context["card"] if self.dataset.config.sharing_cards == "per page" else None
-            html, spans = shell.fill(self.env.get_template(f"{page.meta.layout}.html").render(context),
-                                     self.menu_fragments(page))
+            html, filled = shell.fill(self.env.get_template(f"{page.meta.layout}.html").render(context),
+                                      self.menu_fragments(page))
+            if filled is None:  # the menu cannot be put in again: the page depends on its titles
+                self.views[page.lang].use_cases(reads)
+            spans = filled or ()
         except MissingUiString as exc:
             line = self.dataset.ui_lines.get(exc.lang, {}).get("", 1)
             self.problems.error(self._ui_file(exc.lang), line, 1, f"missing UI string `{exc.key}`",
@@ -230,9 +233,10 @@ class PageRenderer:
             "breadcrumbs": breadcrumbs,
             "breadcrumbs_json_ld": view.breadcrumb_schema(breadcrumbs) if breadcrumbs else None,
             "nav": view.nav,
-            # Where the use-case links go: put in after rendering (``render.shell``).
-            "use_case_menu": bool(view.menu),
-            "use_case_menu_mark": shell.MARKS,
+            # Where the use-case links go: put in after rendering (``render.shell``). A template
+            # that lists them itself (one written before the marks) shows their titles: noted.
+            "use_case_menu_mark": shell.MARKS if view.menu else None,
+            "use_case_menu": NotedList(view.menu, functools.partial(view.use_cases, reads)),
             # The header links to the guides' index, never to every guide: a menu of all guides on
             # every page would make the build quadratic in the number of guides.
             "guides_url": view.url_of("guides"),

@@ -50,25 +50,24 @@ def menu_digest(menu: list[Link]) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
-def fill(html: str, parts: tuple[str, str]) -> tuple[str, Spans]:
-    """``html`` with each mark replaced by its fragment, and the fragments' places. A template
-    that has no marks (no linked use case) gives ``html`` as it is; one mark without the other, or
-    a mark twice, is a template bug."""
-    pieces: list[str] = []
+def fill(html: str, parts: tuple[str, str]) -> tuple[str, Spans | None]:
+    """``html`` with each mark replaced by its fragment, and the fragments' places: () for a
+    template that shows no menu; None for one that shows one mark without the other, or a mark twice
+    (an edited template): every mark is replaced, but the page cannot be given a new menu in place
+    (the renderer then notes it read the titles, and it is rendered again when they change)."""
     spans: list[tuple[int, int]] = []
+    counts = [html.count(mark) for mark in MARKS]
+    if counts != [1] * len(MARKS):
+        for mark, part in zip(MARKS, parts):
+            html = html.replace(mark, part)
+        return html, (() if not any(counts) else None)
+    pieces: list[str] = []
     length, rest = 0, html
     for mark, part in zip(MARKS, parts):
-        before, found, after = rest.partition(mark)
-        if not found:
-            continue
-        if mark in after:
-            raise ValueError("a template shows the use-case menu's mark twice")
+        before, _, rest = rest.partition(mark)
         pieces += [before, part]
         spans.append((length + len(before), length + len(before) + len(part)))
         length += len(before) + len(part)
-        rest = after
-    if len(spans) not in (0, len(MARKS)):
-        raise ValueError("a template shows one part of the use-case menu without the other")
     pieces.append(rest)
     return "".join(pieces), tuple(spans)
 

@@ -188,6 +188,27 @@ def test_a_use_case_title_change_renders_the_pages_that_show_it_and_gives_the_ot
     assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
 
 
+#: The menu as a template written before the marks of ``render.shell`` lists it: by itself.
+MENU_BY_ITSELF = """{% for link in use_case_menu %}
+            <li><a href="{{ url(link.url) }}"{% if link.url == page.url %} aria-current="page"{% endif %}>{{ link.label }}</a></li>
+{% endfor %}
+"""
+
+
+def test_a_template_that_lists_the_use_cases_itself_shows_a_changed_title_on_every_page(
+        project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    edit(project.templates_dir / "base.html", "{{ use_case_menu_mark[0] }}\n", MENU_BY_ITSELF)
+    run(project, Options(search=False))
+    edit(project.content_dir / "en" / "llm-training.md", "title: GPUs for training large language models",
+         "title: GPUs to train large language models")
+    rendered, replaced = rendered_in_process(project, monkeypatch)
+    # Every English page with a menu is rendered again: its template read the titles.
+    shown = {p.relative_to(project.site_dir).as_posix() for p in (project.site_dir / "en").rglob("index.html")
+             if 'id="site-menu"' in p.read_text(encoding="utf-8")}
+    assert shown <= rendered and shown == replaced
+    assert fingerprint(project.site_dir) == clean_build(project.root, tmp_path)
+
+
 def test_a_guide_title_change_renders_only_the_pages_that_list_that_guide(project: Project, tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch):
     edit(project.content_dir / "en" / "guides" / "choosing-gpus-deep-learning-llm.md",

@@ -262,16 +262,17 @@ def test_a_settled_state_is_trusted_without_reading_the_file(content: Path, tmp_
 
 
 @pytest.mark.parametrize("row", [
-    ["name", 1, 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", 10],  # a field short
-    ["name", "1", 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", 10, 1],  # a size that is text
-    ["name", 1, 2, 3, 4, "d", "b", "t", "m", [], {}, "yaml", 10, 1],  # fields that are not an object
-    ["name", 1, 2, 3, 4, "d", "b", "t", "m", {}, "x", "yaml", 10, 1],  # front matter that is not a mapping
-    ["name", 1, 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", -5, 1],  # a body before the file's start
-    [["name"], 1, 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", 10, 1],
-], ids=["short", "size-text", "meta-list", "front-matter-text", "negative-offset", "name-list"])
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", 10],  # a field short
+    ["name", "1", 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", 10, 1],  # a size that is text
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", [], {}, "yaml", 10, 1],  # fields that are not an object
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "x", "yaml", 10, 1],  # front matter that is not a mapping
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", -5, 1],  # a body before the file's start
+    [["name"], 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", 10, 1],
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", None, {}, {}, "yaml", 10, 1],  # no structure digest
+], ids=["short", "size-text", "meta-list", "front-matter-text", "negative-offset", "name-list", "structure-none"])
 def test_a_content_cache_entry_of_another_shape_is_no_cache(tmp_path: Path, row: list[object]):
     saved = tmp_path / "content.cache"
-    good = ["name", 1, 2, 3, 4, "d", "b", "t", "m", {}, {}, "yaml", 10, 1]
+    good = ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", 10, 1]
     cached.Journal(saved, "v1").save({"x": None}, {}, lambda entries: [good])
     assert list(ContentCache.load(saved, "v1").sources) == ["name"]  # the right shape loads
     cached.Journal(saved, "v1").save({"x": None}, {}, lambda entries: [good, row])
