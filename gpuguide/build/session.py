@@ -27,6 +27,7 @@ from gpuguide.build import publish
 from gpuguide.build.page_cache import LinkedPages, PageEntry
 from gpuguide.build.link_check import check_links, parse_page
 from gpuguide.build.lock import BuildLock
+from gpuguide.build.manifest import site_edit
 from gpuguide.build.pipeline import Built, Options, Outcome, run
 from gpuguide.errors import BuildFailed, Problem, Problems
 from gpuguide.project import Project
@@ -131,16 +132,17 @@ class DevSession:
         check_links(parsed, built.others, sources, problems, link_lines, only={*outputs, *linking})
         problems.raise_if_errors(self.options.strict)
         site = publish.site_folder(self.project.site_dir)
-        for output, html in outputs.items():
-            target = site / output
-            atomic.write_bytes(target, html)  # readers see the old page or the new one, never half of it
-            stat = target.stat()
-            self._index_anchor_links(output, built.entries[output].anchor_targets, add=False)
-            last = built.entries[output]
-            built.entries[output] = PageEntry.rendered(output, last.key, last.reads, stat.st_size,
-                                                               stat.st_mtime_ns, fresh[output], link_lines.get(output, {}),
-                                                               last.links.card, menus[output])
-            self._index_anchor_links(output, built.entries[output].anchor_targets, add=True)
+        with site_edit(self.project):
+            for output, html in outputs.items():
+                target = site / output
+                atomic.write_bytes(target, html)  # readers see the old page or the new one, never half of it
+                stat = target.stat()
+                self._index_anchor_links(output, built.entries[output].anchor_targets, add=False)
+                last = built.entries[output]
+                built.entries[output] = PageEntry.rendered(output, last.key, last.reads, stat.st_size, stat.st_mtime_ns,
+                                                           fresh[output], link_lines.get(output, {}), last.links.card,
+                                                           menus[output])
+                self._index_anchor_links(output, built.entries[output].anchor_targets, add=True)
         return len(outputs)
 
     def _index_anchor_links(self, output: str, targets: frozenset[str], add: bool) -> None:

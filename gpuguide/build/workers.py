@@ -13,9 +13,9 @@ from typing import Callable
 from gpuguide import collector
 from gpuguide.build.card_cache import ensure_drawn
 from gpuguide.build.link_check import ParsedPage, parse_page
+from gpuguide.build.page_cache import PageEntry
 from gpuguide.errors import Problem
 from gpuguide.processes import die_with_parent
-from gpuguide.build.page_cache import PageEntry
 from gpuguide.render import shell
 from gpuguide.render.cards import Card
 from gpuguide.render.reads import Read

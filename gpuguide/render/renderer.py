@@ -28,8 +28,8 @@ from gpuguide.render.contexts import CONTEXTS
 from gpuguide.render.environment import Link, TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
 from gpuguide.structure.project_files import RefusedFile, read_project_file
 from gpuguide.render.page_input import PageInput, numeric_columns
-from gpuguide.render.reads import NotedList, Read, Reads, tracked_dataset, tracked_language
 from gpuguide.render import shell
+from gpuguide.render.reads import NotedList, Read, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
 from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language, MissingUiString, UnknownPlaceholder

@@ -493,6 +493,7 @@ def test_stray_temporary_files_in_site_are_removed_by_the_next_build(tmp_path: P
         for stray in strays:
             stray.write_text("half a page", encoding="utf-8")
         kept.write_text("not ours", encoding="utf-8")
+        (root / ".build-cache" / manifest_module.SITE_EDIT_MARKER).touch()  # as the killed edit left it
 
     plant()
     assert build(root).unchanged  # nothing changed: still, the strays go
@@ -506,3 +507,22 @@ def test_stray_temporary_files_in_site_are_removed_by_the_next_build(tmp_path: P
     shutil.rmtree(root / ".build-cache")  # a full build: a new site swapped in
     build(root)
     assert [stray for stray in strays if stray.exists()] == []
+
+
+def test_site_is_walked_for_temporary_files_only_after_an_unfinished_edit(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch):
+    root = tiny_project(tmp_path / "tiny")
+    build(root)
+    walks: list[Path] = []
+    remove = manifest_module.remove_stray_temporaries
+    monkeypatch.setattr(manifest_module, "remove_stray_temporaries", lambda site: walks.append(site) or remove(site))
+    assert build(root).unchanged and walks == []  # no edit was left unfinished: site/ is not walked
+    marker = root / ".build-cache" / manifest_module.SITE_EDIT_MARKER
+    with pytest.raises(OSError):  # an edit that fails between its writes leaves the marker
+        with manifest_module.site_edit(Project(root)):
+            raise OSError("disk full")
+    assert marker.exists()
+    assert build(root).unchanged and walks == [root / "site"] and not marker.exists()
+    with manifest_module.site_edit(Project(root)):  # one that finishes removes it
+        assert marker.exists()
+    assert not marker.exists()

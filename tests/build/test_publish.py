@@ -109,7 +109,11 @@ def test_a_build_killed_while_writing_leaves_the_previous_site(tmp_path: Path):
     shutil.rmtree(root / ".build-cache")
     writing, cold = _writing_window(root, ["--no-search"])
     cold_kills = {"staging": 0, "journal": 0, "elsewhere": 0}
-    for seed in range(2):
+    # Rounds of ten kills until ten landed while pages were written: on a machine loaded by other
+    # test workers a build's moments drift from the window measured once (8 of 20 landed there).
+    for seed in range(6):
+        if cold_kills["staging"] >= 10:
+            break
         shutil.rmtree(root / ".build-cache", ignore_errors=True)
         for where, count in _kill_during(root, ["--no-search"], cold, 10, seed, start=0.8 * writing).items():
             cold_kills[where] += count
