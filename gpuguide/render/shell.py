@@ -92,6 +92,12 @@ def record(digest: str, spans: Spans) -> str:
     return " ".join([digest, *(str(offset) for span in spans for offset in span)])
 
 
+def same_menu(text: str, digest: str) -> bool:
+    """Whether ``record`` wrote ``text`` for the menu of ``digest`` (compared, not parsed: ten
+    thousand pages at each build)."""
+    return text.startswith(digest) and text[len(digest):len(digest) + 1] in ("", " ")
+
+
 def read_record(text: str) -> tuple[str, Spans] | None:
     """What ``record`` wrote; None for anything else (then the page is rendered again)."""
     digest, *offsets = text.split(" ")

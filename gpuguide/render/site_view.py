@@ -51,7 +51,7 @@ class SiteView:
                                       Link(ui("nav_models"), self.url_of("models")))
                     if link.url]
         # (use case id, link): drafts are listed as plain text, never as a dead link. Read untracked:
-        # the menu is the shell's (``menu_texts``), a page's content notes them (``use_cases``).
+        # the menu is the shell's (``menu``), a page's content notes them (``use_cases``).
         self._use_case_pages = self.library.use_case_pages(lang, list(dataset.use_cases))
         self._use_case_links = [
             (page.meta.use_case or "", Link(self._typeset(page, "title"), None if page.meta.draft else page.url,

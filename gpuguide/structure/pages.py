@@ -245,8 +245,7 @@ class Page:
         the sitemap follows a change of either. ``translated_from`` is left out: no page shows it
         (stamping a translation re-renders nothing)."""
         if self.known_meta_digest is None:
-            text = self.meta.model_dump_json(exclude={"translated_from"}) + ("" if self.indexable else "\0noindex")
-            self.known_meta_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+            self.known_meta_digest = self._front_matter_digest(set())
         return self.known_meta_digest
 
     @property
@@ -256,10 +255,13 @@ class Page:
         page's texts notes it (``render.reads.PAGE_TEXTS``); each page's own key has its
         ``meta_digest``."""
         if self.known_structure_digest is None:
-            text = (self.meta.model_dump_json(exclude={"translated_from", *TEXT_FIELDS})
-                    + ("" if self.indexable else "\0noindex"))
-            self.known_structure_digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+            self.known_structure_digest = self._front_matter_digest(set(TEXT_FIELDS))
         return self.known_structure_digest
+
+    def _front_matter_digest(self, leaving_out: set[str]) -> str:
+        text = (self.meta.model_dump_json(exclude={"translated_from", *leaving_out})
+                + ("" if self.indexable else "\0noindex"))
+        return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
     def take_meta(self, meta: PageMeta) -> None:
         """Hold ``meta`` from now on (a translation given its source's facts): its digest follows."""

@@ -63,6 +63,8 @@ def test_text_that_looks_like_a_mark_is_only_text() -> None:
 def test_the_record_of_a_menu_reads_back_and_anything_else_is_refused() -> None:
     assert shell.read_record(shell.record("abc", ((10, 20), (30, 45)))) == ("abc", ((10, 20), (30, 45)))
     assert shell.read_record(shell.record("abc", ())) == ("abc", ())
+    assert shell.same_menu(shell.record("abc", ((10, 20), (30, 45))), "abc") and shell.same_menu("abc", "abc")
+    assert not shell.same_menu(shell.record("abcd", ()), "abc") and not shell.same_menu("xyz 1 2 3 4", "abc")
     for damaged in ("abc 10", "abc 10 20 30", "abc 10 -20 30 40", "abc x y z w"):
         assert shell.read_record(damaged) is None
     # Another menu, another digest; the same menu, the same digest.
