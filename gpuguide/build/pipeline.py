@@ -189,7 +189,7 @@ class _Build:
         self.content_cache = ContentCache.load(project.cache_dir / "content.cache", code_version())
         site = self.site = load(project, self.options, self.content_cache, self.inputs, report_later=True)
         renderer = self.renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir,
-                                                site.problems, project.cache_dir / "templates" if publishing else None)
+                                                site.problems, project.cache_dir if publishing else None, code_version())
         before_templates = len(site.problems.errors)
         renderer.compile_templates({page.meta.layout for page in site.library.published})
         self.assets = publish.asset_files(project.assets_dir, project.root, site.problems)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from gpuguide.figures.expression import Expr
 from gpuguide.figures.serving import KV_CACHE_BYTES, ModelShape, Workload, kv_cache_bytes, weight_format, weights_bytes
 from gpuguide.figures.sizing import Constant, Real, exact
 
@@ -64,7 +65,8 @@ class ServingGpu:
     # sorted pairs, so that a GPU hashes and the plans of a build are computed once for all languages.
     tensor_tflops: Mapping[str, Real] | tuple[tuple[str, Real], ...] = ()
     fast_link_gpus: int = 1
-    usd_per_gpu_hour: Real | None = None  # None: no live offer
+    # None: no live offer; an expression in the planner's program, which reads prices as inputs.
+    usd_per_gpu_hour: Real | Expr | None = None
     runtime_memory_gib: Real | None = None  # the total the runtime reports, where on record
 
     def __post_init__(self) -> None:

@@ -9,6 +9,7 @@ choices, one definition and two evaluators.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Any, Literal
 
 from gpuguide.figures import engine_budget, roofline, serving
 from gpuguide.figures.engine_budget import ServingGpu
-from gpuguide.figures.expression import (Program, at_most, below, both, ceil, choose, first, floor, or_else, select,
+from gpuguide.figures.expression import (Expr, Program, at_most, below, both, ceil, choose, first, floor, or_else, select,
                                          sharing, significant, symbolic, var)
 from gpuguide.figures.serving import ModelShape, Workload
 from gpuguide.figures.sizing import GB, Real, exact
@@ -89,7 +90,8 @@ class _Candidate:
         self.shape, self.workload, self.gpu, self.count = shape, workload, gpu, count
         self.linked = count == 1 or count <= gpu.fast_link_gpus
         self.weights, self.kv, self.memory = _held(shape, workload, count)
-        self.price = exact(gpu.usd_per_gpu_hour) * count if gpu.usd_per_gpu_hour is not None else None
+        price = gpu.usd_per_gpu_hour
+        self.price = None if price is None else (price if isinstance(price, Expr) else exact(price)) * count
         self.native = roofline.runs_natively(gpu, shape, workload.weights)
 
     @functools.cached_property
@@ -252,16 +254,37 @@ def cheapest(found: list[Plan]) -> Plan | None:
 INPUTS = ("context", "users", "weights", "kv", "target")
 
 
+#: In ``offers``: a GPU type with a live offer, whose price the program reads as an input.
+AN_OFFER = var("offer")
+
+
+def offers(gpus: Iterable[ServingGpu]) -> tuple[ServingGpu, ...]:
+    """The GPU types as the planner's program reads them: each price replaced by ``AN_OFFER``, so
+    that one program serves every set of prices (a price edit leaves the programs as they were)."""
+    return tuple(dataclasses.replace(gpu, usd_per_gpu_hour=AN_OFFER) if gpu.usd_per_gpu_hour is not None else gpu
+                 for gpu in gpus)
+
+
+def price_inputs(gpus: Iterable[ServingGpu]) -> dict[str, str]:
+    """The program's price inputs (``price:<GPU id>``), each an exact fraction as ``"72/25"``."""
+    return {f"price:{gpu.id}": f"{price.numerator}/{price.denominator}"
+            for gpu in gpus if gpu.usd_per_gpu_hour is not None and not isinstance(gpu.usd_per_gpu_hour, Expr)
+            for price in [exact(gpu.usd_per_gpu_hour)]}
+
+
 @functools.lru_cache(maxsize=256)
 def program(shape: ModelShape, gpus: tuple[ServingGpu, ...]) -> Program:
-    """What the planner's script evaluates: ``gpu_answer`` for every GPU type, with the inputs
-    left as inputs, and the launch settings of each row."""
+    """What the planner's script evaluates: ``gpu_answer`` for every GPU type of ``offers(...)``,
+    with the inputs left as inputs (the workload's, and each price), and the launch settings of
+    each row."""
     context, users, weights, kv, target = (var(name) for name in INPUTS)
     formats = formats_for(shape)
     workloads = [Workload(context, users, fmt, kv) for fmt in formats]  # the KV format stays an input
     rows = []
     with sharing():
-        for order, gpu in enumerate(gpus):
+        for order, offered in enumerate(gpus):
+            gpu = offered if offered.usd_per_gpu_hour is not AN_OFFER else \
+                dataclasses.replace(offered, usd_per_gpu_hour=var(f"price:{offered.id}"))
             row = gpu_answer(shape, workloads, weights, gpu, order, target)
             settings = vllm_arguments(shape, workloads[0], row["count"], weights_index=weights, kv_index=kv)
             rows.append({"gpu": gpu.id, "code": row["code"], "count": row["count"], "native": row["native"],

@@ -9,6 +9,7 @@ type. Both evaluate ``planner.program``'s rows; neither holds a formula of its o
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -29,6 +30,9 @@ TEXTS = ("tokens_per_second_upper_bound", "seconds_lower_bound", "usd_lower_boun
          "plan_no_offer", "plan_speed", "plan_memory", "plan_fast_link", "plan_no_fast_link", "plan_weight_only",
          "planner_cheapest", "planner_no_rental", "plan_configuration", "planner_served", "planner_not_served",
          "planner_loading", "planner_load_failed", "planner_model_page")
+
+#: Where a model page's planner gets its program from: (model, ``planner.offers(...)``) → its JSON.
+ProgramSource = Callable[[ModelShape, tuple[ServingGpu, ...]], dict[str, Any]]
 
 #: The inputs' bounds: a context of at least one token, 1 to 1,024 users, a speed up to 10,000 tokens/s.
 MAX_USERS = 1024
@@ -73,24 +77,31 @@ def _inputs(llm: LlmModel, language: Language) -> dict[str, Any]:
                          "w": serving.format_of(shape, "native"), "kv": planner.KV_FORMATS[0]}}
 
 
-def model_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pages: dict[str, str | None]) -> dict[str, Any]:
-    """The planner of a model page: every GPU type's answer for the workload a reader asks."""
+def model_program(shape: ModelShape, offers: tuple[ServingGpu, ...]) -> dict[str, Any]:
+    """The planner's program for a model (``planner.program``), as the script receives it."""
+    return planner.program(shape, offers).as_json()
+
+
+def model_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pages: dict[str, str | None],
+                  programs: ProgramSource = model_program) -> dict[str, Any]:
+    """The planner of a model page: every GPU type's answer for the workload a reader asks, the
+    program from ``programs`` (the build keeps them across builds: they read no price)."""
     shape = model_shape(llm)
     gpus = tuple(serving_gpus(dataset.gpus, dataset.prices))
-    compiled = planner.program(shape, gpus)
     rows = [{"id": gpu.id, "name": gpu.short_name, "url": gpu_pages.get(gpu.id), "link": gpu.interconnect.gpus,
              "bid": dataset.bid_url(language.code, gpu.id)} for gpu in dataset.gpus.values()]
-    return {"kind": "model", "program": compiled.as_json(), "rows": rows, "repository": llm.repository_name,
+    return {"kind": "model", "program": programs(shape, planner.offers(gpus)), "prices": planner.price_inputs(gpus),
+            "rows": rows, "repository": llm.repository_name,
             "model": llm.name, "inputs": _inputs(llm, language), "texts": texts(language),
             "number": number_format(language), "lang": language.code}
 
 
 def chooser_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pages: dict[str, str | None],
-                    model_pages: dict[str, str | None]) -> dict[str, Any]:
+                    model_pages: dict[str, str | None], programs: ProgramSource = model_program) -> dict[str, Any]:
     """The planner of a use-case page: opened on ``llm``, with a choice of every language model that
     has a page. The script reads another model's program off that model's page (its planner's data),
     so no model's program is written twice."""
-    initial = model_planner(llm, dataset, language, gpu_pages)
+    initial = model_planner(llm, dataset, language, gpu_pages, programs)
     choices = [{"id": model.id, "name": model.name, "url": url}
                for model in dataset.llm_models.values() if (url := model_pages.get(model.id))]
     return {**initial, "kind": "choose", "modelId": llm.id, "models": choices}

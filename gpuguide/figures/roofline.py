@@ -149,7 +149,8 @@ def usd_per_million_tokens(usd_per_hour: Any, total_tokens_per_second: Any) -> A
         return None
     if not symbolic(total_tokens_per_second) and not total_tokens_per_second:
         return None
-    return exact(usd_per_hour) * 10**6 / (total_tokens_per_second * SECONDS_PER_HOUR)
+    price = usd_per_hour if symbolic(usd_per_hour) else exact(usd_per_hour)  # the planner's input, or a figure
+    return price * 10**6 / (total_tokens_per_second * SECONDS_PER_HOUR)
 
 
 def offline_tokens_per_second_upper_bound(shape: ModelShape, weights: str, kv_cache: str, gpu: ServingGpu,

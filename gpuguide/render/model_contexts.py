@@ -29,7 +29,8 @@ def model_context(given: PageInput) -> Context:
             "cheapest_table": model_tables.cheapest_per_format(llm, dataset, language),
             "cheapest_commands": model_tables.cheapest_commands(llm, dataset, language),
             "presets": model_tables.preset_sections(llm, dataset, language),
-            "planner": planner_page.model_planner(llm, dataset, language, page_links(given, "gpu", dataset.gpus)),
+            "planner": planner_page.model_planner(llm, dataset, language, page_links(given, "gpu", dataset.gpus),
+                                                  given.programs),
             "planner_table": plan_tables.plans_table(
                 llm, plan_tables.preset_workload(serving.preset("chat")), dataset, language,
                 language.ui("planner_caption", model=llm.name)),

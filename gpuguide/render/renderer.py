@@ -29,6 +29,7 @@ from gpuguide.render.contexts import CONTEXTS
 from gpuguide.render.environment import Link, TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
 from gpuguide.structure.project_files import RefusedFile, read_project_file
 from gpuguide.render.page_input import PageInput, numeric_columns
+from gpuguide.render.program_store import FOLDER as PROGRAMS, ProgramStore
 from gpuguide.render import shell
 from gpuguide.render.reads import NotedList, Read, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
@@ -54,7 +55,11 @@ class PageRenderer:
     """Renders pages of the library with one Jinja environment and one site view per language."""
 
     def __init__(self, dataset: Dataset, library: Library, languages: dict[str, Language], templates_dir: Path,
-                 problems: Problems, template_cache: Path | None = None):
+                 problems: Problems, cache_dir: Path | None = None, code_version: str = ""):
+        """``cache_dir``: the build cache, where compiled templates and the planner's programs are
+        kept (None: nothing kept, as in ``check``); ``code_version`` names the generator's version
+        there (``build.fingerprints``)."""
+        template_cache = cache_dir / "templates" if cache_dir is not None else None
         self.dataset = dataset
         self.library = library
         self.templates_dir = templates_dir
@@ -65,6 +70,8 @@ class PageRenderer:
         self.template_sources: dict[str, str] = {}
         self.template_references: dict[str, list[str]] = {}
         self.card_cache: Path | None = None  # where sharing cards are drawn (None: not drawn, as in `check`)
+        self.programs = ProgramStore(cache_dir / PROGRAMS if cache_dir is not None else None, code_version)
+        self.programs.prune(dataset)
         self.views = {code: SiteView(language, languages, library, dataset) for code, language in languages.items()}
         self._pages_by_source = {os.path.normpath(page.source): page
                                  for page in library.published if page.subject is None}
@@ -256,7 +263,8 @@ class PageRenderer:
             # "On this page": the sections of the Markdown body, and the FAQ (a layout adds its own).
             "toc": [*body.sections, *([("faq", ui("toc_faq"))] if body.faq else [])],
         }
-        context.update(CONTEXTS[page.meta.layout](PageInput(page, view, dataset, language, inline_markdown, reads)))
+        given = PageInput(page, view, dataset, language, inline_markdown, reads, self.programs)
+        context.update(CONTEXTS[page.meta.layout](given))
         # The sharing card: the title and the layout's key figures, or the description; or the
         # site's one card (published with the root page), which a publisher may prefer.
         if self.dataset.config.sharing_cards == "per page":

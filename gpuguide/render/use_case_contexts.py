@@ -58,7 +58,7 @@ def _use_case_planner(model_id: str, given: PageInput) -> Context:
     llm = dataset.llm_models[model_id]
     return {
         "planner": planner_page.chooser_planner(llm, dataset, language, page_links(given, "gpu", dataset.gpus),
-                                                page_links(given, "model", dataset.llm_models)),
+                                                page_links(given, "model", dataset.llm_models), given.programs),
         "planner_table": plan_tables.plans_table(llm, plan_tables.preset_workload(serving.preset("chat")), dataset,
                                                  language, language.ui("planner_caption", model=llm.name)),
         "planner_presets": preset_links(llm, language),

@@ -75,7 +75,10 @@
       if (done[index]) return memo[index];
       var instruction = program.instructions[index], op = instruction[0], result, i;
       if (op === "n") result = num(instruction[1]);
-      else if (op === "v") result = [BigInt(inputs[instruction[1]]), ONE];
+      else if (op === "v") {
+        var given = inputs[instruction[1]];  // a workload's integer, or a price as "72/25"
+        result = typeof given === "string" ? num(given) : [BigInt(given), ONE];
+      }
       else if (op === "s") result = instruction[1];
       else if (op === "b") result = instruction[1] === 1;
       else if (op === "z") result = null;
@@ -288,6 +291,8 @@
     var formats = model.inputs.formats.map(function (f) { return f.key; });
     var inputs = { context: state.ctx, users: state.users, kv: KV.indexOf(state.kv), target: state.tps || 0,
                    weights: formats.length ? formats.indexOf(state.w) : 0 };
+    var prices = model.prices || {};  // a model's program reads each GPU's price as an input
+    Object.keys(prices).forEach(function (name) { inputs[name] = prices[name]; });
     var value = evaluator(inputs);
     return read(program.outputs, value);
   }
