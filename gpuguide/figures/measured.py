@@ -82,13 +82,19 @@ def compare(measurement: Measurement, dataset: Dataset) -> Comparison:
 def language_model_comparisons(dataset: Dataset, model: str | None = None,
                                gpu: str | None = None) -> list[Comparison]:
     """Every language-model measurement (of ``model``, on ``gpu``, when given), in file order."""
+    return [compare(measurement, dataset) for measurement in language_model_measurements(dataset, model, gpu)]
+
+
+def language_model_measurements(dataset: Dataset, model: str | None = None,
+                                gpu: str | None = None) -> list[Measurement]:
+    """The measurements ``language_model_comparisons`` compares, without their bounds (to count them)."""
     found = []
     for measurement in dataset.measurements:
         benchmark = dataset.benchmarks[measurement.benchmark]
         if (measurement.tokens_per_second is None or benchmark.model not in dataset.llm_models
                 or (model is not None and benchmark.model != model) or (gpu is not None and measurement.gpu != gpu)):
             continue
-        found.append(compare(measurement, dataset))
+        found.append(measurement)
     return found
 
 

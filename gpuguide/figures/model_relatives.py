@@ -82,7 +82,7 @@ def rental_short(plan: Plan | None, dataset: Dataset, language: Language) -> str
 
 def measured_count(llm: LlmModel, dataset: Dataset) -> int:
     """How many published measurements of the model ``measured`` compares with their bounds."""
-    return len(measured.language_model_comparisons(dataset, model=llm.id))
+    return len(measured.language_model_measurements(dataset, model=llm.id))
 
 
 def differences(llm: LlmModel, other: LlmModel, dataset: Dataset, language: Language) -> tuple[str, ...]:

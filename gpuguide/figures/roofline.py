@@ -153,6 +153,7 @@ def usd_per_million_tokens(usd_per_hour: Any, total_tokens_per_second: Any) -> A
     return price * 10**6 / (total_tokens_per_second * SECONDS_PER_HOUR)
 
 
+@functools.lru_cache(maxsize=8192)  # each measurement's bound, asked by every page that compares it
 def offline_tokens_per_second_upper_bound(shape: ModelShape, weights: str, kv_cache: str, gpu: ServingGpu,
                                           gpu_count: int, input_tokens: Real,
                                           output_tokens: Real | None) -> Fraction | None:

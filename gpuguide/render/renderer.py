@@ -56,14 +56,10 @@ class PageRenderer:
 
     def __init__(self, dataset: Dataset, library: Library, languages: dict[str, Language], templates_dir: Path,
                  problems: Problems, cache_dir: Path | None = None, code_version: str = ""):
-        """``cache_dir``: the build cache, where compiled templates and the planner's programs are
-        kept (None: nothing kept, as in ``check``); ``code_version`` names the generator's version
-        there (``build.fingerprints``)."""
+        """``cache_dir``: the build cache (compiled templates, the planner's programs; None: nothing
+        kept, as in ``check``), ``code_version`` the generator's (``build.fingerprints``)."""
         template_cache = cache_dir / "templates" if cache_dir is not None else None
-        self.dataset = dataset
-        self.library = library
-        self.templates_dir = templates_dir
-        self.problems = problems
+        self.dataset, self.library, self.templates_dir, self.problems = dataset, library, templates_dir, problems
         self.env = make_environment(templates_dir, template_cache)
         self._references = TemplateReferences(self.env, template_cache)
         #: Every compiled template's source and the templates it refers to (``compile_templates``).
