@@ -88,6 +88,7 @@ def _serve_builds(connection: Connection, project: Project, options: Options) ->
     session = DevSession(project, options, on_wait=log)
     try:
         while True:
+            session.warm(interrupted=connection.poll)  # idle: the next build's figures, until a request
             try:
                 changed, search = connection.recv()
             except EOFError:

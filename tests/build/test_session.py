@@ -99,3 +99,53 @@ def test_a_server_started_on_a_built_site_edits_in_memory_from_the_first_edit(ti
     outcome = session.build({tiny / GUIDE_FR})
     assert outcome.rendered == 1  # in memory: the session kept what its first build loaded
     assert changed_files(before, fingerprint(tiny / "site")) == {GUIDE_FR_OUT}
+
+
+# --- The warm-up between edits ----------------------------------------------------------------------
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The pages rendered in this process (by the warm-up, or by a build that does not fork)."""
+    from gpuguide.render.renderer import PageRenderer
+
+    rendered: list[str] = []
+    original = PageRenderer.render
+
+    def counted(self, page):  # type: ignore[no-untyped-def]
+        rendered.append(page.output_path)
+        return original(self, page)
+
+    monkeypatch.setattr(PageRenderer, "render", counted)
+    return rendered
+
+
+def test_the_warm_up_renders_the_pages_that_read_a_gpu_or_a_price_once_and_writes_nothing(tiny: Path,
+                                                                                        renders: list[str]):
+    session = session_for(tiny)
+    before, cache = fingerprint(tiny / "site"), fingerprint(tiny / ".build-cache")
+    assert session.built is not None
+    reading = {output for output, entry in session.built.entries.items()
+               if any(table in ("gpus", "prices") and key != "#ids" for table, key in entry.reads)}
+    assert {"fr/gpu/big/index.html", "en/models/big-llm/index.html"} <= reading
+    assert not {"fr/guides/index.html", "en/search/index.html"} & reading  # they read the GPUs' ids only
+    renders.clear()
+    session.warm(interrupted=lambda: False)
+    assert sorted(renders) == sorted(reading)
+    assert fingerprint(tiny / "site") == before and fingerprint(tiny / ".build-cache") == cache
+    renders.clear()
+    session.warm(interrupted=lambda: False)  # the same dataset: its figures are there already
+    assert renders == []
+
+
+def test_the_warm_up_stops_at_a_request_and_the_next_build_is_a_clean_builds(tiny: Path, renders: list[str],
+                                                                            tmp_path: Path):
+    session = session_for(tiny)
+    renders.clear()
+    session.warm(interrupted=lambda: len(renders) >= 3)
+    assert len(renders) == 3
+    edit(tiny / "data" / "prices.yaml", "card: 0.5", "card: 0.65")
+    session.build({tiny / "data" / "prices.yaml"})
+    fresh = tiny_project(tmp_path / "fresh")
+    shutil.copyfile(tiny / "data" / "prices.yaml", fresh / "data" / "prices.yaml")
+    build(fresh)
+    assert fingerprint(fresh / "site") == fingerprint(tiny / "site")
