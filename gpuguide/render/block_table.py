@@ -1,21 +1,25 @@
-"""A table the figures library built (``BlockTable``), as the page templates print it.
+"""The tables of figures as the page templates print them: a table the figures library built
+(``BlockTable``), and a two-GPU comparison's (``side_by_side_table``).
 
 Written in Python rather than as a Jinja partial: a model page prints up to ten of these tables,
 some of a hundred rows, and the partial's per-cell work (a ``set``, two tests and an escape per
 attribute, through Jinja's runtime) was two thirds of the page's template time. The same bytes:
-each text is escaped as Jinja escapes it (``markupsafe.escape``), by ``_escape``, which makes a
-plain string instead of a ``Markup`` for each of a page's thousands of cells (0.36 -> 0.31 s of template time for the 68 model pages).
+each text is escaped as Jinja escapes it (``markupsafe.escape``), by ``escaped``, which makes a
+plain string instead of a ``Markup`` for each of a page's thousands of cells (0.36 -> 0.31 s of
+template time for the 68 model pages). The comparison pages, the site's most numerous, print theirs
+the same way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-
 from typing import Any
 
 from markupsafe import Markup
 
+from gpuguide.figures.page_tables import Cell
 from gpuguide.figures.registry import BlockCell, BlockTable
+from gpuguide.render.comparison import ComparisonRow
 
 
 def block_table(table: BlockTable, table_id: str, *, ui: Callable[[str], str],
@@ -25,16 +29,16 @@ def block_table(table: BlockTable, table_id: str, *, ui: Callable[[str], str],
     No newline at the end: the template's line ends it."""
     numeric = table.numeric
     few = " few-columns" if len(table.headers) <= 4 else ""
-    head = "".join(f'<th scope="col"{_number(numeric, index)}>{_escape(header)}</th>'
+    head = "".join(f'<th scope="col"{_number(numeric, index)}>{escaped(header)}</th>'
                    for index, header in enumerate(table.headers))
     rows = "".join(f"<tr>{''.join(_cell(cell, index, numeric, page_url, url) for index, cell in enumerate(row))}</tr>\n"
                    for row in table.rows)
     return Markup(
-        f'<p class="scroll-hint" id="{_escape(table_id)}-hint" data-pagefind-ignore>{_escape(ui("scroll_hint"))}</p>\n'
+        f'<p class="scroll-hint" id="{escaped(table_id)}-hint" data-pagefind-ignore>{escaped(ui("scroll_hint"))}</p>\n'
         f'<div class="table-scroll" data-pagefind-ignore role="region" tabindex="0" '
-        f'aria-labelledby="{_escape(table_id)}-caption" aria-describedby="{_escape(table_id)}-hint">\n'
+        f'aria-labelledby="{escaped(table_id)}-caption" aria-describedby="{escaped(table_id)}-hint">\n'
         f'<table class="figure-table{few}">\n'
-        f'<caption id="{_escape(table_id)}-caption">{_escape(table.caption)}</caption>\n'
+        f'<caption id="{escaped(table_id)}-caption">{escaped(table.caption)}</caption>\n'
         f"<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n</div>")
 
 
@@ -46,24 +50,66 @@ def _cell(cell: BlockCell, index: int, numeric: tuple[bool, ...], page_url: Call
           url: Callable[[str], str]) -> str:
     tag = "td" if index else "th"
     scope = "" if index else ' scope="row"'
-    data = "".join(f' data-{_escape(name)}="{_escape(value)}"' for name, value in cell.data)
-    text = _escape(cell.text)
+    data = "".join(f' data-{escaped(name)}="{escaped(value)}"' for name, value in cell.data)
+    text = escaped(cell.text)
     target = page_url(*cell.page) if cell.page else None
     if cell.href:
-        text = f'<a href="{_escape(cell.href)}" rel="noopener">{text}</a>'
+        text = f'<a href="{escaped(cell.href)}" rel="noopener">{text}</a>'
     elif target:
-        text = f'<a href="{_escape(url(target))}">{text}</a>'
+        text = f'<a href="{escaped(url(target))}">{text}</a>'
     if cell.detail is not None:
-        text = f'<span class="cell-main">{text}</span><span class="cell-detail">{_escape(cell.detail)}</span>'
+        text = f'<span class="cell-main">{text}</span><span class="cell-detail">{escaped(cell.detail)}</span>'
     return f"<{tag}{scope}{_number(numeric, index)}{data}>{text}</{tag}>"
 
 
-def _escape(value: Any) -> str:
+def side_by_side_table(rows: list[ComparisonRow], table_id: str, caption: str, a: Any, b: Any, *,
+                       ui: Callable[..., str], bid_url: Callable[[str], str | None]) -> Markup:
+    """The scroll region and the table of ``rows`` comparing the GPUs ``a`` and ``b``: ``ui`` gives
+    the texts, ``bid_url`` where to bid on a GPU without an offer. No newline at the end: the
+    template's line ends it."""
+    # On a phone the rows are laid out as a grid (criterion above both values): tables.js gives the
+    # table explicit roles, which some browsers would otherwise drop with its display.
+    names = (escaped(a.short_name), escaped(b.short_name))
+    head = (f'<tr><th scope="col">{escaped(ui("column_figure"))}</th>'
+            f'<th scope="col" class="gpu" data-gpu="{escaped(a.id)}">{names[0]}</th>'
+            f'<th scope="col" class="gpu" data-gpu="{escaped(b.id)}">{names[1]}</th>'
+            f'<th scope="col" class="ratio"><span aria-hidden="true">{escaped(ui("column_ratio"))}</span>'
+            f'<span class="visually-hidden">{escaped(ui("column_ratio_label", a=a.short_name, b=b.short_name))}'
+            f"</span></th></tr>")
+    body = "".join(f'<tr data-column="{escaped(row.column_id)}"><th scope="row">{escaped(row.label)}</th>'
+                   f"{_comparison_cell(row, 0, row.first, a, ui, bid_url)}{_comparison_cell(row, 1, row.second, b, ui, bid_url)}"
+                   f'<td class="ratio">{escaped(row.ratio)}</td></tr>\n' for row in rows)
+    return Markup(
+        f'<p class="scroll-hint" id="{escaped(table_id)}-hint" data-pagefind-ignore>{escaped(ui("scroll_hint"))}</p>\n'
+        f'<div class="table-scroll" data-pagefind-ignore role="region" tabindex="0" '
+        f'aria-labelledby="{escaped(table_id)}-caption" aria-describedby="{escaped(table_id)}-hint">\n'
+        f'<table class="comparison-table">\n<caption id="{escaped(table_id)}-caption">{escaped(caption)}</caption>\n'
+        f"<thead>\n{head}\n</thead>\n<tbody>\n{body}</tbody>\n</table>\n</div>")
+
+
+def _comparison_cell(row: ComparisonRow, index: int, cell: Cell, gpu: Any, ui: Callable[..., str],
+          bid_url: Callable[[str], str | None]) -> str:
+    # No offer in the price row: a bid, as in every GPU table (partials/gpu_table.html).
+    bid = bid_url(gpu.id) if cell.state == "no-offer" and row.column_id == "price" else None
+    better = row.better == index
+    css = f'{escaped(cell.state)}{" number" if cell.number is not None else ""}{" better" if better else ""}'
+    value = f' data-value="{escaped(cell.sort_value)}"' if cell.sort_value is not None else ""
+    if bid:
+        text = f'<a class="bid-link" href="{escaped(bid)}" rel="noopener">{escaped(ui("no_offer_bid"))}</a>'
+    elif better:
+        text = (f'<strong>{escaped(cell.text)}</strong> <span class="better-mark" data-pagefind-ignore>'
+                f'{escaped(ui("better_value"))}</span>')
+    else:
+        text = escaped(cell.text)
+    return f'<td class="{css}"{value}>{text}</td>'
+
+
+def escaped(value: Any) -> str:
     """``markupsafe.escape(value)`` as a plain string: markup as it is, any other text with ``&``,
     ``<``, ``>``, ``'`` and ``"`` escaped as Jinja escapes them.
 
     >>> from markupsafe import escape
-    >>> [_escape(v) == escape(v) for v in ("80 GB", "<b>&'" + '"', Markup("<i>x</i>"), 42)]
+    >>> [escaped(v) == escape(v) for v in ("80 GB", "<b>&'" + '"', Markup("<i>x</i>"), 42)]
     [True, True, True, True]
     """
     if hasattr(value, "__html__"):

@@ -1,4 +1,5 @@
-"""A two-GPU comparison: both GPUs' cells side by side, their ratio from exact values, the better one marked."""
+"""A two-GPU comparison: both GPUs' cells side by side, their ratio from exact values, the better one
+marked (printed by ``block_table.side_by_side_table``)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.markdown.parser import FaqItem, render_body, render_inline
 from gpuguide.figures.registry import ShortcodeContext
-from gpuguide.render.block_table import block_table
+from gpuguide.render.block_table import block_table, side_by_side_table
 from gpuguide.render.cards import CARD_FILE, Card, shorten
 from gpuguide.render.contexts import CONTEXTS
 from gpuguide.render.environment import Link, TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
@@ -213,6 +213,7 @@ class PageRenderer:
                               ensure_ascii=False)
 
         switcher = view.switcher(page)
+        bid_url = functools.partial(dataset.bid_url, language.code)
         breadcrumbs = view.breadcrumbs(page, reads)
         context: dict[str, Any] = {
             "page": page,
@@ -248,9 +249,10 @@ class PageRenderer:
             "methodology": view.methodology,
             "calls_to_action": view.calls_to_action,
             "gpu_url": view.gpu_url,
-            "bid_url": functools.partial(dataset.bid_url, language.code),
+            "bid_url": bid_url,
             "page_url": view.page_url,
             "block_table": functools.partial(block_table, ui=ui, page_url=view.page_url, url=url),
+            "side_by_side_table": functools.partial(side_by_side_table, ui=ui, bid_url=bid_url),
             "numeric_columns": numeric_columns,
             "intro_html": Markup(body.intro_html),
             "main_html": Markup(body.main_html),
