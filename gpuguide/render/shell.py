@@ -15,16 +15,21 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
+
+from gpuguide.render.block_table import escaped
 
 if TYPE_CHECKING:
     from gpuguide.render.environment import Link
 
 #: Where a page's template puts the header's and the footer's use-case links (``base.html``).
 MARKS = tuple(Markup(f"\0menu-{part}-{secrets.token_hex(8)}\0") for part in ("header", "footer"))
+
+CURRENT = ' aria-current="page"'  # on the menu's link to the page itself
 
 #: The fragments' (start, end) offsets in the page's text (characters), header then footer.
 Spans = tuple[tuple[int, int], ...]
@@ -34,13 +39,19 @@ def fragments(menu: list[Link], page_url: str, url: Callable[[str], str]) -> tup
     """The header's and the footer's use-case links of the page at ``page_url``, ``url`` making
     each link's address as that page writes it (relative to the page). Each fragment is the
     links' lines without the last line break, which the template's line gives."""
-    header = Markup("\n").join(
-        Markup('            <li><a href="{}"{}>{}</a></li>').format(
-            url(link.url or ""), Markup(' aria-current="page"') if link.url == page_url else "", link.label)
-        for link in menu)
-    footer = Markup("\n").join(Markup('      <li><a href="{}">{}</a></li>').format(url(link.url or ""), link.label)
-                               for link in menu)
-    return str(header), str(footer)
+    hrefs = tuple(url(link.url or "") for link in menu)
+    current = next((index for index, link in enumerate(menu) if link.url == page_url), -1)
+    return _fragments(tuple(escaped(link.label) for link in menu), hrefs, current)
+
+
+@functools.lru_cache(maxsize=1024)
+def _fragments(labels: tuple[str, ...], hrefs: tuple[str, ...], current: int) -> tuple[str, str]:
+    # Pages of one folder (a language's comparisons, its GPUs) write the same links: made once.
+    marks = [CURRENT if index == current else "" for index in range(len(hrefs))]
+    header = "\n".join(f'            <li><a href="{escaped(href)}"{mark}>{label}</a></li>'
+                       for href, mark, label in zip(hrefs, marks, labels))
+    footer = "\n".join(f'      <li><a href="{escaped(href)}">{label}</a></li>' for href, label in zip(hrefs, labels))
+    return header, footer
 
 
 def menu_digest(menu: list[Link]) -> str:
