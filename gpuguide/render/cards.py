@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported where a card is drawn: most builds draw none
     from PIL import Image, ImageDraw, ImageFont
 
 #: Bump when the drawing changes: every card is drawn again.
-DESIGN = 4
+DESIGN = 5
 #: A page's card is published beside it: ``fr/entrainement-llm/og.png``.
 CARD_FILE = "og.png"
 WIDTH, HEIGHT = 1200, 630  # the size Open Graph and Twitter's large cards expect
@@ -145,10 +145,12 @@ class _Face:
                 fitting = count
         return fitting
 
-    def draw(self, pen: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: int) -> None:
-        """``text`` with its top left at ``xy`` (as ``ImageDraw.text`` places it)."""
+    def draw(self, pen: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: int) -> tuple[int, int]:
+        """``text`` with its top left at ``xy`` (as ``ImageDraw.text`` places it); the rows it may
+        have inked, from the first to past the last (the glyphs' boxes)."""
         x, y = float(xy[0]), xy[1]
         previous = ""
+        first, last = y, y
         for char in text:
             mask, left, top, advance = self._glyph(char)
             if previous:
@@ -156,8 +158,10 @@ class _Face:
             if mask is not None:
                 # ``ImageDraw.bitmap`` without its per-call checks: the mask is loaded, the ink a level.
                 pen.draw.draw_bitmap((round(x) + left, y + top), mask.im, fill)
+                first, last = min(first, y + top), max(last, y + top + mask.size[1])
             x += advance
             previous = char
+        return first, last
 
 
 @lru_cache(maxsize=16)
@@ -232,9 +236,27 @@ def _palette() -> list[int]:
 def draw(card: Card) -> bytes:
     """The card as a PNG: the site's name, the title (up to three lines, smaller when long) and the
     key figures, white on the site's blue. Drawn in 16 levels on a shared background, from glyphs
-    rasterised once, then coloured by a 16-entry palette and saved as a 4-bit PNG compressing only
-    its title and figures (``palette_png``): a site of 10,000 pages draws 10,000 cards on a cold
-    build, so each must cost little (``bench/README.md`` gives what one costs)."""
+    rasterised once, then coloured by a 16-entry palette and saved as a 4-bit PNG that compresses
+    only the rows of its title and figures (``palette_png``): a site of 10,000 pages draws 10,000
+    cards on a cold build, so each must cost little (``bench/README.md`` gives what one costs)."""
+    image, inked = drawn(card)
+    # The levels are the palette's indexes: the PNG holds them as they are, 4 bits each. The rows
+    # drawn on are compressed here, the others once for every card of the site.
+    packed, stride = image.tobytes("raw", "L;4"), (WIDTH + 1) // 2
+    bands, row = [], 0
+    for start, end in inked:
+        if start > row:
+            bands.append(_background_band(card.site_name, row, start))
+        bands.append(palette_png.band(packed[start * stride:end * stride], WIDTH))
+        row = end
+    if row < HEIGHT:
+        bands.append(_background_band(card.site_name, row, HEIGHT))
+    return palette_png.encode_bands(bands, WIDTH, HEIGHT, _palette())
+
+
+def drawn(card: Card) -> tuple[Image.Image, list[tuple[int, int]]]:
+    """The card in 16 levels, and the runs of rows drawn on (first row, past the last), in order:
+    the other rows are the site's background."""
     from PIL import ImageDraw
 
     image = _background(card.site_name).copy()
@@ -245,18 +267,38 @@ def draw(card: Card) -> bytes:
         title = _wrap(card.title, title_face, width, 3)
         if len(title) <= 2 or size == 52:
             break
+    inked: list[tuple[int, int]] = []  # the rows drawn on: the others are the background's
     y = MARGIN + 110
     for line in title:
-        title_face.draw(pen, (MARGIN, y), _drawable(line), WHITE)
+        inked.append(title_face.draw(pen, (MARGIN, y), _drawable(line), WHITE))
         y += int(size * 1.25)
     figure_face = _face(False, 36)
     figures = [line for text in card.lines for line in _wrap(text, figure_face, width, 2)][:3]
     y = HEIGHT - MARGIN - len(figures) * 48 + 4
     for line in figures:
-        figure_face.draw(pen, (MARGIN, y), _drawable(line), FIGURES)
+        inked.append(figure_face.draw(pen, (MARGIN, y), _drawable(line), FIGURES))
         y += 48
-    # The levels are the palette's indexes: the PNG holds them as they are, 4 bits each.
-    return palette_png.encode(image.tobytes("raw", "L;4"), WIDTH, HEIGHT, _palette())
+    return image, _runs(inked)
+
+
+def _runs(inked: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The rows ``inked`` as runs in order, overlapping ones joined, within the card."""
+    runs: list[tuple[int, int]] = []
+    for start, end in sorted((max(start, 0), min(end, HEIGHT)) for start, end in inked):
+        if start >= end:
+            continue
+        if runs and start <= runs[-1][1]:
+            runs[-1] = (runs[-1][0], max(end, runs[-1][1]))
+        else:
+            runs.append((start, end))
+    return runs
+
+
+@lru_cache(maxsize=64)
+def _background_band(site_name: str, start: int, end: int) -> palette_png.Band:
+    """Rows ``start`` to ``end`` of the site's background, compressed once for all its cards."""
+    stride = (WIDTH + 1) // 2
+    return palette_png.band(_background(site_name).tobytes("raw", "L;4")[start * stride:end * stride], WIDTH)
 
 
 def shorten(text: str, limit: int = 200) -> str:

@@ -4,12 +4,14 @@ Pillow draws the same text, and stay within the card."""
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 from sites import processor_seconds
 
-from gpuguide.render import cards
+from gpuguide.render import cards, palette_png
 from gpuguide.render.cards import HEIGHT, WIDTH, Card, draw
 
 # Pairs a font kerns (AV, To, Wa, "r."), accents, digits and the signs the figures use.
@@ -45,6 +47,43 @@ def test_a_card_is_a_small_palette_png_of_the_open_graph_size():
     assert len(data) < 40_000
     colours = {colour for _, colour in image.convert("RGB").getcolors(256) or []}
     assert cards.BACKGROUND in colours and cards.INK in colours  # white text on the site's blue
+
+
+def _pixel_rows(png: bytes) -> bytes:
+    """The rows a PNG holds, inflated by zlib, which checks the stream's Adler-32 (as the PNG's
+    chunks' CRC-32 are checked by ``card_cache.intact``)."""
+    idat = b"".join(chunk for kind, chunk in _chunks(png) if kind == b"IDAT")
+    return zlib.decompress(idat)
+
+
+def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    found, offset = [], 8
+    while offset < len(png):
+        length, kind = struct.unpack(">I4s", png[offset:offset + 8])
+        found.append((kind, png[offset + 8:offset + 8 + length]))
+        offset += 12 + length
+    return found
+
+
+@pytest.mark.parametrize("card", [
+    Card("EverXCloud", "B200 ou A10 : comparaison", ("B200 : 180 Go, dès 7,99 $US", "A10 : 24 Go, Aucune offre")),
+    Card("EverXCloud", " ".join(["Éjection gypsy"] * 12), ("Qj", "ÀÉÎ", "g y p", "fourth line dropped")),
+    Card("Site", "x", ()),
+    Card("EverXCloud", "", ("",)),
+])
+def test_a_card_compressed_by_bands_holds_the_rows_it_drew(card: Card):
+    """Only the rows drawn on are compressed for each card, the others once per site: the PNG must
+    still hold exactly the drawn image, and only the background where nothing was drawn."""
+    image, inked = cards.drawn(card)
+    whole = palette_png.encode(image.tobytes("raw", "L;4"), WIDTH, HEIGHT, cards._palette())
+    banded = draw(card)
+    assert _pixel_rows(banded) == _pixel_rows(whole)
+    assert Image.open(io.BytesIO(banded)).tobytes() == image.tobytes()
+    background = cards._background(card.site_name).tobytes()
+    drawn_rows = {row for start, end in inked for row in range(start, end)}
+    for row in range(HEIGHT):
+        if row not in drawn_rows:
+            assert image.tobytes()[row * WIDTH:(row + 1) * WIDTH] == background[row * WIDTH:(row + 1) * WIDTH], row
 
 
 def test_a_long_title_is_cut_with_an_ellipsis_and_keeps_within_the_margins():
