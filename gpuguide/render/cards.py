@@ -97,6 +97,7 @@ class _Face:
         self.font = font
         self._glyphs: dict[str, tuple[Image.Image | None, int, int, float]] = {}
         self._kerning: dict[str, float] = {}
+        self._words: dict[str, float] = {}
 
     def _glyph(self, char: str) -> tuple[Image.Image | None, int, int, float]:
         found = self._glyphs.get(char)
@@ -126,6 +127,15 @@ class _Face:
             total += self._glyph(char)[3] + (self._kern(previous + char) if previous else 0.0)
             previous = char
         return total
+
+    def word_length(self, word: str) -> float:
+        """``length(word)``, measured once per word: the cards of a site wrap the same words."""
+        found = self._words.get(word)
+        if found is None:
+            if len(self._words) > 65536:
+                self._words.clear()
+            found = self._words[word] = self.length(word)
+        return found
 
     def fitting_prefix(self, text: str, tail: str, width: float) -> int:
         """How many characters of ``text`` fit in ``width`` with ``tail`` (not empty) after them (0:
@@ -178,11 +188,14 @@ def _wrap(text: str, face: _Face, width: int, most: int) -> list[str]:
     space = face.length(" ")
     lines: list[str] = []
     current, current_width = "", 0.0
-    for word in words:
-        word_width = face.length(_drawable(word))
+    for index, word in enumerate(words):
+        word_width = face.word_length(_drawable(word))
         if current and current_width + space + word_width > width:
             lines.append(current)
             current, current_width = word, word_width
+            if len(lines) == most:  # the rest is cut, never measured: is any of it a word?
+                current = next((rest for rest in words[index:] if rest), "")
+                break
         elif current:
             current, current_width = f"{current} {word}", current_width + space + word_width
         else:
