@@ -75,6 +75,7 @@ class DevSession:
         forked from it, find them there: after a price edit they compute the changed GPU's only
         (the real site's price edit: 2.05 -> 1.41 s). Once per loaded dataset; nothing written."""
         from gpuguide.build.fingerprints import code_version
+        from gpuguide.render.program_store import FOLDER as PROGRAMS, ProgramStore
         from gpuguide.render.renderer import PageRenderer
 
         built = self.built
@@ -82,7 +83,9 @@ class DevSession:
             return
         site = built.site
         renderer = PageRenderer(site.dataset, site.library, site.languages, self.project.templates_dir,
-                                Problems(self.project.root), self.project.cache_dir, code_version())
+                                Problems(self.project.root))
+        # The programs the build kept, read (never pruned: a build may be writing beside it).
+        renderer.programs = ProgramStore(self.project.cache_dir / PROGRAMS, code_version())
         try:
             for page in site.library.published:
                 entry = built.entries.get(page.output_path)
