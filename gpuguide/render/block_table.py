@@ -22,6 +22,12 @@ from gpuguide.figures.registry import BlockCell, BlockTable
 from gpuguide.render.comparison import ComparisonRow
 
 
+#: The printers, by their names in the templates' context: each takes the table's id second.
+PRINTERS = ("block_table", "side_by_side_table")
+#: The ids a printed table writes, after its table's id: its scroll hint's and its caption's.
+REGION_IDS = ("-hint", "-caption")
+
+
 def block_table(table: BlockTable, table_id: str, *, ui: Callable[[str], str],
                 page_url: Callable[[str, str], str | None], url: Callable[[str], str]) -> Markup:
     """The scroll hint, the scroll region and the table ``table_id``: ``ui`` gives the hint's text

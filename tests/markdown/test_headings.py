@@ -20,6 +20,7 @@ from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.markdown.headings import LAYOUT_IDS, heading_id, heading_ids_plugin, heading_links_plugin
 from gpuguide.markdown.parser import markdown_parser
+from gpuguide.render import block_table
 from gpuguide.structure.dataset import load_dataset
 
 from sites import ROOT
@@ -253,6 +254,12 @@ def _template_ids(folder: Path = ROOT / "templates") -> dict[str, set[str]]:
             parts = [part for block in output for part in block.nodes] if output else []
             for written in _written(parts, given.get(name, set())):
                 found.setdefault(written, set()).add(name)
+        # A table printed in Python (``render.block_table``): the ids of its region, after its table id.
+        for call in environment.parse(source).find_all(nodes.Call):
+            if isinstance(call.node, nodes.Name) and call.node.name in block_table.PRINTERS:
+                for table_id in _written([call.args[1]], set()):
+                    for suffix in block_table.REGION_IDS:
+                        found.setdefault(table_id + suffix, set()).add(name)
     return found
 
 
