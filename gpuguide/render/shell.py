@@ -12,16 +12,16 @@ page's content can contain them), and ``fill`` puts them there.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import secrets
-import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from gpuguide.render.block_table import escaped
+from gpuguide.render.environment import escaped
 
 if TYPE_CHECKING:
     from gpuguide.render.environment import Link

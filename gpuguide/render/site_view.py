@@ -17,8 +17,7 @@ from typing import Any
 from markupsafe import Markup
 
 from gpuguide.render import shell
-from gpuguide.render.block_table import escaped
-from gpuguide.render.environment import Link, json_ld
+from gpuguide.render.environment import Link, escaped, json_ld
 from gpuguide.render.reads import PAGE_TEXTS, Reads, tracked_dataset, tracked_language
 from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language
@@ -71,7 +70,9 @@ class SiteView:
         # Not through the tracked view: pages that show the form note what it reads (``GPU_NAMES``).
         self._picker_models = {gpu_id: gpu.model for gpu_id, gpu in self.dataset.gpus.items()}
         self._picker_options: dict[str, Markup] = {}
-        self._option_parts: list[tuple[str, str, str]] | None = None
+        # Each option's text, escaped once: one list differs from another only in its selection.
+        self._option_parts = [(gpu_id, f'<option value="{escaped(gpu_id)}" data-order="{index}"', f">{escaped(model)}</option>")
+                              for index, (gpu_id, model) in enumerate(self._picker_models.items())]
         ids = list(self._picker_models)
         first_pair = self.comparison_url(ids[0], ids[1]) if len(ids) > 1 else None
         self._picker_base = first_pair.rstrip("/").rsplit("/", 1)[0] + "/" if first_pair else None
@@ -87,9 +88,6 @@ class SiteView:
     def _options(self, selected: str) -> Markup:
         found = self._picker_options.get(selected)
         if found is None:
-            if self._option_parts is None:  # each option's text, escaped once: a list differs in its selection only
-                self._option_parts = [(gpu_id, f'<option value="{escaped(gpu_id)}" data-order="{index}"', f">{escaped(model)}</option>")
-                                      for index, (gpu_id, model) in enumerate(self._picker_models.items())]
             found = self._picker_options[selected] = Markup("\n".join(
                 f"{start} selected{end}" if gpu_id == selected else start + end
                 for gpu_id, start, end in self._option_parts))
