@@ -23,14 +23,17 @@ from mdit_py_plugins.container import container_plugin
 from gpuguide.errors import Problems
 from gpuguide.markdown.headings import heading_ids_plugin, heading_links_plugin
 from gpuguide.markdown.links import links_plugin
+from gpuguide.markdown.plain_inline import plain_inline_plugin
 from gpuguide.markdown.shortcodes import shortcodes_plugin
 from gpuguide.markdown.tables import tables_plugin
 from gpuguide.markdown.typography_rule import typography_plugin
 
 
 @lru_cache(maxsize=2)
-def markdown_parser() -> MarkdownIt:
-    """The site's parser: CommonMark with tables, and the plugins below (order matters)."""
+def markdown_parser(plain_inline: bool = True) -> MarkdownIt:
+    """The site's parser: CommonMark with tables, and the plugins below (order matters).
+    ``plain_inline``: with the shortcut for inline content without markup (off: markdown-it's own
+    inline rule, which the tests compare it with)."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
     md.use(container_plugin, "faq")
     md.use(shortcodes_plugin)
@@ -39,6 +42,8 @@ def markdown_parser() -> MarkdownIt:
     md.use(typography_plugin)  # after the heading ids: ids come from the text as written
     md.use(tables_plugin)  # after the typography: captions taken from headings read as they do
     md.use(heading_links_plugin)
+    if plain_inline:
+        md.use(plain_inline_plugin)  # last: it checks the inline rules the plugins above left
     return md
 
 
