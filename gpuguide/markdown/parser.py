@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 
 from gpuguide.errors import Problems
 from gpuguide.markdown.headings import heading_ids_plugin, heading_links_plugin
+from gpuguide.markdown.html_renderer import SiteRenderer
 from gpuguide.markdown.links import links_plugin
 from gpuguide.markdown.plain_inline import plain_inline_plugin
 from gpuguide.markdown.shortcodes import shortcodes_plugin
@@ -30,11 +32,12 @@ from gpuguide.markdown.typography_rule import typography_plugin
 
 
 @lru_cache(maxsize=2)
-def markdown_parser(plain_inline: bool = True) -> MarkdownIt:
+def markdown_parser(shortcuts: bool = True) -> MarkdownIt:
     """The site's parser: CommonMark with tables, and the plugins below (order matters).
-    ``plain_inline``: with the shortcut for inline content without markup (off: markdown-it's own
-    inline rule, which the tests compare it with)."""
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    ``shortcuts``: with the shortcut for inline content without markup and the faster renderer
+    (off: markdown-it's own inline rule and renderer, which the tests compare them with)."""
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False},
+                    renderer_cls=SiteRenderer if shortcuts else RendererHTML).enable("table")
     md.use(container_plugin, "faq")
     md.use(shortcodes_plugin)
     md.use(heading_ids_plugin, min_level=2, max_level=4)
@@ -42,7 +45,7 @@ def markdown_parser(plain_inline: bool = True) -> MarkdownIt:
     md.use(typography_plugin)  # after the heading ids: ids come from the text as written
     md.use(tables_plugin)  # after the typography: captions taken from headings read as they do
     md.use(heading_links_plugin)
-    if plain_inline:
+    if shortcuts:
         md.use(plain_inline_plugin)  # last: it checks the inline rules the plugins above left
     return md
 

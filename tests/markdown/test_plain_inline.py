@@ -1,6 +1,6 @@
-"""The shortcut for inline content without markup (``markdown.plain_inline``) gives markdown-it's own
-result: the same tokens and the same HTML as markdown-it's inline rule, with the site's plugins and
-without them, on the CommonMark spec examples, markdown-it's GFM table and extra fixtures, tables
+"""The Markdown shortcuts give markdown-it's own result: the shortcut for inline content without
+markup (``markdown.plain_inline``) the same tokens as markdown-it's inline rule, the faster renderer
+(``markdown.html_renderer``) the same HTML as markdown-it's, with the site's plugins and without them, on the CommonMark spec examples, markdown-it's GFM table and extra fixtures, tables
 cells as the site writes them and every page of the site in both languages."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from markdown_it.utils import read_fixture_file
 from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.markdown import plain_inline
+from gpuguide.markdown.html_renderer import SiteRenderer
 from gpuguide.markdown.parser import markdown_parser
 from gpuguide.structure.dataset import Dataset, load_dataset
 from gpuguide.structure.yaml_documents import split_front_matter
@@ -60,7 +61,7 @@ def _tokens(tokens: list[Token]) -> list[dict[str, Any]]:
 
 
 def _site_parse(text: str, shortcut: bool, dataset: Dataset, lang: str) -> tuple[list[dict[str, Any]], str, list[str]]:
-    md = markdown_parser(plain_inline=shortcut)
+    md = markdown_parser(shortcuts=shortcut)
     language = dataset.languages()[lang]
     problems = Problems()
     env: dict[str, Any] = {"source": Path("page.md"), "line": 1, "problems": problems, "typography": language.typography,
@@ -73,9 +74,9 @@ def _assert_same(text: str, dataset: Dataset, lang: str) -> None:
     assert _site_parse(text, True, dataset, lang) == _site_parse(text, False, dataset, lang)
 
 
-def test_the_site_parser_uses_the_shortcut() -> None:
+def test_the_site_parser_uses_the_shortcuts() -> None:
     md = markdown_parser()
-    assert plain_inline.applies(md)
+    assert isinstance(md.renderer, SiteRenderer) and plain_inline.applies(md)
     assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "inline") is plain_inline._inline
 
 
@@ -95,7 +96,7 @@ def test_the_shortcut_stands_aside_for_a_parser_it_was_not_written_for() -> None
 def test_markdown_it_fixtures_give_markdown_its_own_result(name: str, text: str, dataset: Dataset) -> None:
     # markdown-it alone, CommonMark with tables: what its own tests check...
     plain = MarkdownIt("commonmark").enable("table")
-    shortcut = MarkdownIt("commonmark").enable("table").use(plain_inline.plain_inline_plugin)
+    shortcut = MarkdownIt("commonmark", renderer_cls=SiteRenderer).enable("table").use(plain_inline.plain_inline_plugin)
     assert plain_inline.applies(shortcut)
     assert _tokens(shortcut.parse(text)) == _tokens(plain.parse(text))
     assert shortcut.render(text) == plain.render(text)
@@ -105,7 +106,7 @@ def test_markdown_it_fixtures_give_markdown_its_own_result(name: str, text: str,
 
 def test_the_spec_examples_still_render_as_the_spec_says() -> None:
     """The shortcut is a shortcut of a parser that passes the spec: it passes it just as well."""
-    shortcut = MarkdownIt("commonmark").use(plain_inline.plain_inline_plugin)
+    shortcut = MarkdownIt("commonmark", renderer_cls=SiteRenderer).use(plain_inline.plain_inline_plugin)
     plain = MarkdownIt("commonmark")
     examples = json.loads((FIXTURES / "commonmark.json").read_text(encoding="utf-8"))
     passing = [example for example in examples if plain.render(example["markdown"]) == example["html"]]
