@@ -101,61 +101,33 @@ def _exponent(value: Fraction) -> int:
     return exponent
 
 
-# A figure computed from a missing one (None: not published) is missing too; a comparison with a
-# missing figure does not hold. Each operation tests its own operands: the pages compute some
-# 400,000 operations on numbers, and a generic wrapper (``any`` over the arguments, then the
-# operation) made each three calls instead of one.
-
-def _add(a: Any, b: Any) -> Any:
-    return None if a is None or b is None else a + b
+def _missing_stays_missing(operation: Callable[..., Any]) -> Callable[..., Value | None]:
+    """A figure computed from a missing one (None: not published) is missing too."""
+    return lambda *args: None if any(arg is None for arg in args) else operation(*args)
 
 
-def _sub(a: Any, b: Any) -> Any:
-    return None if a is None or b is None else a - b
+def _missing_is_false(comparison: Callable[..., bool]) -> Callable[..., bool]:
+    """A comparison with a missing figure does not hold."""
+    return lambda *args: False if any(arg is None for arg in args) else comparison(*args)
 
 
-def _mul(a: Any, b: Any) -> Any:
-    return None if a is None or b is None else a * b
-
-
-def _div(a: Any, b: Any) -> Any:
-    return None if a is None or b is None else Fraction(a) / b
-
-
-def _min(a: Any, b: Any) -> Any:
-    return None if a is None or b is None else min(a, b)
-
-
-def _max(a: Any, b: Any) -> Any:
-    return None if a is None or b is None else max(a, b)
-
-
-def _floor(a: Any) -> Any:
-    return None if a is None else Fraction(math.floor(a))
-
-
-def _ceil(a: Any) -> Any:
-    return None if a is None else Fraction(math.ceil(a))
-
-
-def _sig(value: Any, digits: Any, direction: Any) -> Any:
-    return None if value is None or digits is None or direction is None else _significant(value, digits, direction)
-
-
-def _le(a: Any, b: Any) -> bool:
-    return a is not None and b is not None and a <= b
-
-
-def _lt(a: Any, b: Any) -> bool:
-    return a is not None and b is not None and a < b
-
+_ARITHMETIC: dict[str, Callable[..., Any]] = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: Fraction(a) / b,
+    "min": min,
+    "max": max,
+    "floor": lambda a: Fraction(math.floor(a)),
+    "ceil": lambda a: Fraction(math.ceil(a)),
+    "sig": _significant,
+}
 
 #: Every operation, with its meaning: the script implements each one the same way.
 OPERATIONS: dict[str, Callable[..., Value | None]] = {
-    "add": _add, "sub": _sub, "mul": _mul, "div": _div, "min": _min, "max": _max,
-    "floor": _floor, "ceil": _ceil, "sig": _sig,
-    "le": _le,
-    "lt": _lt,
+    **{op: _missing_stays_missing(operation) for op, operation in _ARITHMETIC.items()},
+    "le": _missing_is_false(lambda a, b: a <= b),
+    "lt": _missing_is_false(lambda a, b: a < b),
     "and": lambda *terms: all(terms),
     "or": lambda *terms: any(terms),
     "not": lambda a: not a,
