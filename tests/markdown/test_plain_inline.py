@@ -1,7 +1,8 @@
 """The Markdown shortcuts give markdown-it's own result: the shortcut for inline content without
 markup (``markdown.plain_inline``) the same tokens as markdown-it's inline rule, the faster renderer
-(``markdown.html_renderer``) the same HTML as markdown-it's, with the site's plugins and without them, on the CommonMark spec examples, markdown-it's GFM table and extra fixtures, tables
-cells as the site writes them and every page of the site in both languages."""
+(``markdown.html_renderer``) the same HTML as markdown-it's, with the site's plugins and without
+them, on the CommonMark spec examples, markdown-it's GFM table and extra fixtures, table cells as
+the site writes them and every page of the site in both languages."""
 
 from __future__ import annotations
 
@@ -36,6 +37,10 @@ def _cases() -> list[tuple[str, str]]:
 
 
 CASES = _cases()
+
+#: markdown-it alone, CommonMark with tables (what its own tests check), and the same with the shortcuts.
+STOCK = MarkdownIt("commonmark").enable("table")
+SHORTCUTS = MarkdownIt("commonmark", renderer_cls=SiteRenderer).enable("table").use(plain_inline.plain_inline_plugin)
 
 #: Cells, items and headings as the site's pages write them, plain and not.
 SITE_LIKE = [
@@ -94,13 +99,10 @@ def test_the_shortcut_stands_aside_for_a_parser_it_was_not_written_for() -> None
 
 @pytest.mark.parametrize(("name", "text"), CASES, ids=[name for name, _ in CASES])
 def test_markdown_it_fixtures_give_markdown_its_own_result(name: str, text: str, dataset: Dataset) -> None:
-    # markdown-it alone, CommonMark with tables: what its own tests check...
-    plain = MarkdownIt("commonmark").enable("table")
-    shortcut = MarkdownIt("commonmark", renderer_cls=SiteRenderer).enable("table").use(plain_inline.plain_inline_plugin)
-    assert plain_inline.applies(shortcut)
-    assert _tokens(shortcut.parse(text)) == _tokens(plain.parse(text))
-    assert shortcut.render(text) == plain.render(text)
-    # ...and the site's parser, with its plugins and the French typography.
+    assert plain_inline.applies(SHORTCUTS)
+    assert _tokens(SHORTCUTS.parse(text)) == _tokens(STOCK.parse(text))
+    assert SHORTCUTS.render(text) == STOCK.render(text)
+    # The site's parser, with its plugins and the French typography.
     _assert_same(text, dataset, "fr")
 
 
