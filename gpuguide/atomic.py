@@ -12,14 +12,12 @@ from pathlib import Path
 TEMPORARY_SUFFIX = ".tmp-"  # ".<name>.tmp-<pid>": what an interrupted write leaves, and cleanup looks for
 
 
-def temporary_for(path: Path) -> Path:
-    return path.with_name(f".{path.name}{TEMPORARY_SUFFIX}{os.getpid()}")
-
-
-def write_bytes(path: Path, data: bytes, *, durable: bool = False, mode: int | None = None) -> None:
+def write_bytes(path: Path | str, data: bytes, *, durable: bool = False, mode: int | None = None) -> None:
     """Replace ``path`` by ``data``, with ``mode`` or else the permissions it had (0o644 for a new
     file); OSError, with the file as it was and the temporary file removed, when it cannot be written."""
-    temporary = temporary_for(path)
+    path = os.fspath(path)
+    folder, name = os.path.split(path)
+    temporary = os.path.join(folder, f".{name}{TEMPORARY_SUFFIX}{os.getpid()}")
     if mode is None:
         try:
             mode = stat.S_IMODE(os.stat(path).st_mode)
@@ -31,17 +29,18 @@ def write_bytes(path: Path, data: bytes, *, durable: bool = False, mode: int | N
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
+            os.fchmod(fd, mode)  # whatever the umask
             if durable:
                 os.fsync(fd)  # on the disk before the rename makes it the file
         finally:
             os.close(fd)
-        os.chmod(temporary, mode)  # whatever the umask
         os.replace(temporary, path)
-    finally:
+    except BaseException:
         try:
             os.unlink(temporary)
         except FileNotFoundError:
             pass
+        raise
 
 
 def write_text(path: Path, text: str, *, durable: bool = False) -> None:

@@ -39,9 +39,20 @@ def ensure_drawn(card: Card, cache: Path) -> str:
     half a file). A string: every page's card is looked up at every build."""
     path = os.path.join(cache, card.file_name)
     if not intact(path):
-        cache.mkdir(parents=True, exist_ok=True)
-        atomic.write_bytes(Path(path), draw(card))
+        if cache not in _MADE:  # once per process: a cold build draws thousands of cards into it
+            cache.mkdir(parents=True, exist_ok=True)
+            _MADE.add(cache)
+        try:
+            atomic.write_bytes(path, draw(card), mode=0o644)  # a new file: no permissions to keep
+        except FileNotFoundError:  # the folder was removed since (a cache cleared by hand)
+            _MADE.discard(cache)
+            cache.mkdir(parents=True, exist_ok=True)
+            atomic.write_bytes(path, draw(card), mode=0o644)
     return path
+
+
+#: The cache folders this process made or found (``ensure_drawn``).
+_MADE: set[Path] = set()
 
 
 def cached_drawing(file_name: str | None, cache: Path) -> str | None:
