@@ -44,3 +44,19 @@ def test_a_card_is_whole_and_shows_its_text_in_the_palettes_colours(tmp_path):
 def test_rows_that_do_not_match_the_size_are_refused():
     with pytest.raises(ValueError):
         palette_png.encode(bytes(3), 4, 2, [0] * 48)
+
+
+def test_a_band_compresses_to_the_same_bytes_whatever_was_compressed_before_it():
+    """One compressor serves every band (flushed in full after each): a band's bytes must not depend
+    on the bands before it, or two builds that draw cards in another order would differ."""
+    from zlib_ng import zlib_ng
+
+    rng = random.Random("bands")
+    stride = (WIDTH + 1) // 2
+    rows = [bytes(rng.choice([0, 0, 0, 0x0F, 0xF0, 0x8C, rng.randrange(256)]) for _ in range(stride * rng.randrange(1, 90)))
+            for _ in range(40)]
+    for packed in rng.sample(rows, len(rows)):
+        palette_png.band(bytes(rng.randrange(256) for _ in range(stride * 3)), WIDTH)  # anything before it
+        fresh = zlib_ng.compressobj(1, zlib_ng.DEFLATED, -15)
+        filtered = b"".join(b"\0" + packed[offset:offset + stride] for offset in range(0, len(packed), stride))
+        assert palette_png.band(packed, WIDTH).deflated == fresh.compress(filtered) + fresh.flush(zlib_ng.Z_SYNC_FLUSH)
