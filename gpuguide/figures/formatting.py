@@ -10,9 +10,11 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal  # noqa: F401 (the doctests name both)
 from fractions import Fraction
 from functools import lru_cache
+from typing import Callable
 
+from babel import Locale
 from babel.lists import format_list
-from babel.numbers import format_compact_decimal, format_currency, format_decimal, format_percent
+from babel.numbers import NumberPattern, format_compact_decimal, format_currency, format_decimal, format_percent, parse_pattern
 from babel.units import format_compound_unit, format_unit
 
 from gpuguide.structure.typography import NBSP, NNBSP  # noqa: F401 (the doctests and callers name both)
@@ -26,6 +28,18 @@ def _decimal(value: Number) -> Decimal | int | float:
     if isinstance(value, Fraction):
         return Decimal(value.numerator) / Decimal(value.denominator)
     return value
+
+
+# Babel parses a locale's name and a number pattern at every call; a comparison page formats some
+# 40 figures that no page before it had (ratios of two GPUs' figures), so both are parsed once here
+# and handed to Babel parsed, as its functions accept them.
+_locale = lru_cache(maxsize=16)(Locale.parse)
+_pattern: Callable[[str], NumberPattern] = lru_cache(maxsize=64)(parse_pattern)
+
+
+def _number(value: float | Decimal, pattern: str, locale: str) -> str:
+    """``format_decimal`` with ``pattern``."""
+    return format_decimal(value, format=_pattern(pattern), locale=_locale(locale))
 
 
 @lru_cache(maxsize=4096)
@@ -50,7 +64,7 @@ def tflops(value: float, locale: str) -> str:
     1,307.4 prints as 1,307), one decimal from 10, two below.
     """
     pattern = "#,##0" if value >= 100 else "#,##0.#" if value >= 10 else "#,##0.##"
-    return f"{format_decimal(_decimal(value), format=pattern, locale=locale)}{_unit_space(locale)}TFLOPS"
+    return f"{_number(_decimal(value), pattern, locale)}{_unit_space(locale)}TFLOPS"
 
 
 @lru_cache(maxsize=16)
@@ -107,7 +121,7 @@ def signed_percent(value: float, locale: str) -> str:
 @lru_cache(maxsize=4096)
 def decimal(value: Number, locale: str) -> str:
     """A plain number, up to three decimals: ``2,2`` / ``0.65`` / ``8 192``."""
-    return format_decimal(_decimal(value), format="#,##0.###", locale=locale)
+    return _number(_decimal(value), "#,##0.###", locale)
 
 
 @lru_cache(maxsize=4096)
@@ -119,7 +133,7 @@ def watts(value: int, locale: str) -> str:
 @lru_cache(maxsize=4096)
 def whole_number(value: int, locale: str) -> str:
     """``1 307`` / ``1,307``."""
-    return format_decimal(value, locale=locale)
+    return format_decimal(value, locale=_locale(locale))
 
 
 @lru_cache(maxsize=4096)
@@ -127,10 +141,15 @@ def ratio(value: float, locale: str) -> str:
     """A ratio quoted in prose or in a comparison: one decimal (``3,2`` / ``3.2``), more when one
     decimal would read as 1 for a ratio that is not 1 (``1,02``), ``≈ 1`` within a thousandth."""
     for pattern in ("#,##0.#", "#,##0.0#", "#,##0.00#"):
-        text = format_decimal(value, format=pattern, locale=locale)
-        if value == 1 or format_decimal(1, format=pattern, locale=locale) != text:
+        text = _number(value, pattern, locale)
+        if value == 1 or _one(pattern, locale) != text:
             return text
     return f"≈{NBSP}1"
+
+
+@lru_cache(maxsize=16)
+def _one(pattern: str, locale: str) -> str:
+    return _number(1, pattern, locale)
 
 
 @lru_cache(maxsize=4096)
@@ -142,7 +161,7 @@ def billions(value: int, locale: str) -> str:
 @lru_cache(maxsize=4096)
 def plain_number(value: float, locale: str) -> str:
     """A number without unit, as a range's lower end: ``24``, ``1 307``."""
-    return format_decimal(_decimal(value), format="#,##0.#", locale=locale)
+    return _number(_decimal(value), "#,##0.#", locale)
 
 
 @lru_cache(maxsize=256)
