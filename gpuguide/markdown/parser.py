@@ -65,6 +65,10 @@ class RenderedBody:
     sections: list[tuple[str, str]] = field(default_factory=list)  # (id, text) of each h2, for "On this page"
 
 
+#: What a page that shows no body renders (``Page.shows_body``).
+NO_BODY = RenderedBody("", "")
+
+
 def _plain_text(tokens: list[Token]) -> str:
     parts: list[str] = []
     for token in tokens:

@@ -21,7 +21,7 @@ import jinja2
 from markupsafe import Markup
 
 from gpuguide.errors import Problems, did_you_mean
-from gpuguide.markdown.parser import FaqItem, render_body, render_inline
+from gpuguide.markdown.parser import NO_BODY, FaqItem, render_body, render_inline
 from gpuguide.figures.registry import ShortcodeContext
 from gpuguide.render.block_table import block_table, side_by_side_table
 from gpuguide.render.cards import CARD_FILE, Card, shorten
@@ -192,7 +192,7 @@ class PageRenderer:
                                                     if (target := view.page_url(layout, subject_id)) else None),
             "links": link_lines,
         }
-        body = render_body(page.body, page.source, page.body_line, self.problems, md_env)
+        body = render_body(page.body, page.source, page.body_line, self.problems, md_env) if page.shows_body else NO_BODY
 
         def inline_markdown(text: str, field_path: tuple[str, ...]) -> str:
             line = page.front_matter.position(field_path).line
