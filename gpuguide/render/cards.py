@@ -11,15 +11,15 @@ import hashlib
 import textwrap
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PIL import __version__ as PILLOW_VERSION
 
 from gpuguide.render import palette_png
+from gpuguide.render.card_text import Face, drawable, face, font, font_id, wrap
 
 if TYPE_CHECKING:  # imported where a card is drawn: most builds draw none
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image
 
 #: Bump when the drawing changes: every card is drawn again.
 DESIGN = 5
@@ -30,10 +30,6 @@ MARGIN = 72
 BACKGROUND = (11, 92, 173)  # the site's accent blue
 INK = (255, 255, 255)
 
-#: Fonts tried in order (DejaVu comes with Debian's Chromium and most Linux systems); Pillow's own
-#: font otherwise.
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"), Path("/usr/share/fonts/TTF"))
-BOLD, REGULAR = "DejaVuSans-Bold.ttf", "DejaVuSans.ttf"
 
 
 @dataclass(frozen=True)
@@ -60,184 +56,8 @@ class Card:
 
 def drawing_identity() -> str:
     """What a drawing depends on besides the card: the design, Pillow's and zlib-ng's versions and the font."""
-    return repr((DESIGN, PILLOW_VERSION, palette_png.DEFLATE_VERSION, _font_id()))
+    return repr((DESIGN, PILLOW_VERSION, palette_png.DEFLATE_VERSION, font_id()))
 
-
-@lru_cache(maxsize=1)
-def _font_paths() -> tuple[Path, Path] | None:
-    for folder in FONT_DIRS:
-        if (folder / BOLD).is_file() and (folder / REGULAR).is_file():
-            return folder / BOLD, folder / REGULAR
-    return None
-
-
-@lru_cache(maxsize=1)
-def _font_id() -> str:
-    paths = _font_paths()
-    return "pillow-default" if paths is None else ":".join(f"{path}:{path.stat().st_size}" for path in paths)
-
-
-@lru_cache(maxsize=16)
-def _font(bold: bool, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    from PIL import ImageFont
-
-    paths = _font_paths()
-    if paths is None:
-        return ImageFont.load_default(size)
-    return ImageFont.truetype(str(paths[0] if bold else paths[1]), size)
-
-
-class _Face:
-    """One font at one size whose glyphs are rasterised once: a card is drawn glyph by glyph from
-    them (with the font's kerning between each pair), as text renderers do, rather than FreeType
-    rasterising every glyph of every card again."""
-
-    def __init__(self, font: ImageFont.FreeTypeFont | ImageFont.ImageFont):
-        self.font = font
-        self._glyphs: dict[str, _Glyph] = {}
-        self._kerning: dict[str, float] = {}
-        self._words: dict[str, float] = {}
-
-    def _glyph(self, char: str) -> _Glyph:
-        found = self._glyphs.get(char)
-        if found is None:
-            left, top, right, bottom = (int(v) for v in self.font.getbbox(char))
-            core = None
-            if right > left and bottom > top:
-                from PIL import Image, ImageDraw
-
-                mask = Image.new("L", (right - left, bottom - top), 0)
-                ImageDraw.Draw(mask).text((-left, -top), char, font=self.font, fill=255)
-                mask.load()
-                core = mask.im
-            found = self._glyphs[char] = (core, left, top, float(self.font.getlength(char)), bottom)
-        return found
-
-    def _kern(self, pair: str) -> float:
-        found = self._kerning.get(pair)
-        if found is None:
-            found = self._kerning[pair] = (float(self.font.getlength(pair))
-                                           - self._glyph(pair[0])[3] - self._glyph(pair[1])[3])
-        return found
-
-    def length(self, text: str) -> float:
-        """How far ``text`` advances the pen (what ``FreeTypeFont.getlength`` gives)."""
-        total, previous = 0.0, ""
-        for char in text:
-            total += self._glyph(char)[3] + (self._kern(previous + char) if previous else 0.0)
-            previous = char
-        return total
-
-    def word_length(self, word: str) -> float:
-        """``length(word)``, measured once per word: the cards of a site wrap the same words."""
-        found = self._words.get(word)
-        if found is None:
-            if len(self._words) > 65536:
-                self._words.clear()
-            found = self._words[word] = self.length(word)
-        return found
-
-    def fitting_prefix(self, text: str, tail: str, width: float) -> int:
-        """How many characters of ``text`` fit in ``width`` with ``tail`` (not empty) after them (0:
-        none fit): the longest such prefix, each measured as ``length`` measures it (the same sums in
-        the same order), in one pass over ``text``."""
-        # After its first character the tail advances the same whatever text precedes it.
-        first_advance = self._glyph(tail[0])[3]
-        later_steps = [self._glyph(tail[i])[3] + self._kern(tail[i - 1:i + 1]) for i in range(1, len(tail))]
-        fitting, total, previous = 0, 0.0, ""
-        for count, char in enumerate(text, 1):
-            total += self._glyph(char)[3] + (self._kern(previous + char) if previous else 0.0)
-            previous = char
-            with_tail = total + (first_advance + self._kern(char + tail[0]))
-            for step in later_steps:
-                with_tail += step
-            if with_tail <= width:
-                fitting = count
-        return fitting
-
-    def draw(self, pen: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: int) -> tuple[int, int]:
-        """``text`` with its top left at ``xy`` (as ``ImageDraw.text`` places it); the rows it may
-        have inked, from the first to past the last (the glyphs' boxes)."""
-        # A card draws some 130 glyphs: the loop reads its tables directly (a third of the time).
-        glyphs, kerning = self._glyphs, self._kerning
-        draw_bitmap = pen.draw.draw_bitmap  # ``ImageDraw.bitmap`` without its per-call checks
-        x, y = float(xy[0]), xy[1]
-        previous = ""
-        first, last = 0, 0  # from the line's top
-        for char in text:
-            glyph = glyphs.get(char) or self._glyph(char)
-            if previous:
-                pair = previous + char
-                kern = kerning.get(pair)
-                x += self._kern(pair) if kern is None else kern
-            core, left, top, advance, bottom = glyph
-            if core is not None:
-                draw_bitmap((round(x) + left, y + top), core, fill)
-                if top < first:
-                    first = top
-                if bottom > last:
-                    last = bottom
-            x += advance
-            previous = char
-        return y + first, y + last
-
-
-    def rows(self, text: str, y: int) -> tuple[int, int]:
-        """The rows ``draw`` may ink for ``text`` with its top at ``y`` (what it returns), not drawing it."""
-        first, last = 0, 0
-        for char in text:
-            core, _, top, _, bottom = self._glyphs.get(char) or self._glyph(char)
-            if core is not None:
-                first, last = min(first, top), max(last, bottom)
-        return y + first, y + last
-
-
-#: A glyph rasterised once: its mask (Pillow's core image, None for a space), its box's left and
-#: top from the pen, its advance, its box's bottom.
-_Glyph = tuple[Any, int, int, float, int]
-
-
-@lru_cache(maxsize=16)
-def _face(bold: bool, size: int) -> _Face:
-    return _Face(_font(bold, size))
-
-
-def _wrap(text: str, face: _Face, width: int, most: int) -> list[str]:
-    """Lines of ``text`` no wider than ``width`` (breaking at ordinary spaces only: no-break spaces
-    keep a figure with its unit), at most ``most`` of them, the last shortened with an ellipsis."""
-    # A line's width is the sum of its words' and spaces' (kerning across a space is nil in the
-    # fonts used).
-    words = text.split(" ")
-    space = face.length(" ")
-    lines: list[str] = []
-    current, current_width = "", 0.0
-    for index, word in enumerate(words):
-        word_width = face.word_length(_drawable(word))
-        if current and current_width + space + word_width > width:
-            lines.append(current)
-            current, current_width = word, word_width
-            if len(lines) == most:  # the rest is cut, never measured: is any of it a word?
-                current = next((rest for rest in words[index:] if rest), "")
-                break
-        elif current:
-            current, current_width = f"{current} {word}", current_width + space + word_width
-        else:
-            current, current_width = word, word_width
-    if current:
-        lines.append(current)
-    if len(lines) > most:
-        lines = lines[:most]
-        # Cut where the line still fits with its ellipsis, found in one pass: measuring the line again
-        # after each character taken off was quadratic in a long word.
-        last = lines[-1]
-        last = last[:face.fitting_prefix(_drawable(last), " …", width)]
-        lines[-1] = last.rstrip() + " …"
-    return lines
-
-
-def _drawable(text: str) -> str:
-    # No-break spaces (French typography, CLDR's digit groups) drawn as spaces: some fonts lack them.
-    return text.replace("\u202f", " ").replace("\u00a0", " ")
 
 
 #: Grey levels drawn: 16 (a 4-bit PNG) keep antialiased text smooth at a third of the bytes to compress.
@@ -259,7 +79,7 @@ def _background(site_name: str) -> Image.Image:
     Image.core.set_blocks_max(max(Image.core.get_blocks_max(), 4))
     image = Image.new("L", (WIDTH, HEIGHT), 0)
     pen = ImageDraw.Draw(image)
-    pen.text((MARGIN, MARGIN), _drawable(site_name), font=_font(True, 38), fill=SITE_NAME)
+    pen.text((MARGIN, MARGIN), drawable(site_name), font=font(True, 38), fill=SITE_NAME)
     pen.rectangle((MARGIN, MARGIN + 62, MARGIN + 96, MARGIN + 68), fill=WHITE)
     return image
 
@@ -305,7 +125,7 @@ def draw(card: Card) -> bytes:
 
 
 #: A line of a card: its face, its top, its text as drawn, its level.
-_Line = tuple[_Face, int, str, int]
+_Line = tuple[Face, int, str, int]
 
 
 def _lines(card: Card) -> list[_Line]:
@@ -313,20 +133,20 @@ def _lines(card: Card) -> list[_Line]:
     name, the key figures (up to three lines) at the bottom."""
     width = WIDTH - 2 * MARGIN
     for size in (68, 60, 52):
-        title_face = _face(True, size)
-        title = _wrap(card.title, title_face, width, 3)
+        title_face = face(True, size)
+        title = wrap(card.title, title_face, width, 3)
         if len(title) <= 2 or size == 52:
             break
     lines: list[_Line] = []
     y = MARGIN + 110
     for line in title:
-        lines.append((title_face, y, _drawable(line), WHITE))
+        lines.append((title_face, y, drawable(line), WHITE))
         y += int(size * 1.25)
-    figure_face = _face(False, 36)
-    figures = [line for text in card.lines for line in _wrap(text, figure_face, width, 2)][:3]
+    figure_face = face(False, 36)
+    figures = [line for text in card.lines for line in wrap(text, figure_face, width, 2)][:3]
     y = HEIGHT - MARGIN - len(figures) * 48 + 4
     for line in figures:
-        lines.append((figure_face, y, _drawable(line), FIGURES))
+        lines.append((figure_face, y, drawable(line), FIGURES))
         y += 48
     return lines
 

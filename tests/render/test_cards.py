@@ -1,5 +1,6 @@
-"""Sharing cards: drawn glyph by glyph from glyphs rasterised once, they must look exactly as
-Pillow draws the same text, and stay within the card."""
+"""Sharing cards (``render.cards``, their text set by ``render.card_text``): drawn glyph by glyph
+from glyphs rasterised once, they must look exactly as Pillow draws the same text, and stay within
+the card."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 from sites import processor_seconds
 
-from gpuguide.render import cards, palette_png
+from gpuguide.render import card_text, cards, palette_png
 from gpuguide.render.cards import HEIGHT, WIDTH, Card, draw
 
 # Pairs a font kerns (AV, To, Wa, "r."), accents, digits and the signs the figures use.
@@ -20,11 +21,11 @@ KERNED = "AVANT tout, To Wa «r.» Dès 1,79 $US/h · 80 Go ≈ 10 Md"
 
 @pytest.mark.parametrize(("bold", "size"), [(True, 68), (True, 52), (False, 36)])
 def test_a_line_drawn_from_cached_glyphs_is_the_line_pillow_draws(bold: bool, size: int):
-    face = cards._face(bold, size)
+    face = card_text.face(bold, size)
     ours = Image.new("L", (1400, 120), 0)
     face.draw(ImageDraw.Draw(ours), (10, 10), KERNED, 255)
     pillows = Image.new("L", (1400, 120), 0)
-    ImageDraw.Draw(pillows).text((10, 10), KERNED, font=cards._font(bold, size), fill=255)
+    ImageDraw.Draw(pillows).text((10, 10), KERNED, font=card_text.font(bold, size), fill=255)
     difference = ImageChops.difference(ours, pillows)
     # Pillow places each glyph at a fraction of a pixel, we at the nearest pixel: edges may differ
     # by a little antialiasing, never by a glyph's body.
@@ -36,8 +37,8 @@ def test_a_line_drawn_from_cached_glyphs_is_the_line_pillow_draws(bold: bool, si
 
 @pytest.mark.parametrize("text", [KERNED, "Choisir un GPU pour l'entraînement", "H100 SXM vs A100 PCIe"])
 def test_a_line_measures_what_pillow_measures(text: str):
-    face = cards._face(True, 68)
-    assert face.length(text) == pytest.approx(cards._font(True, 68).getlength(text), abs=0.5)
+    face = card_text.face(True, 68)
+    assert face.length(text) == pytest.approx(card_text.font(True, 68).getlength(text), abs=0.5)
 
 
 def test_a_card_is_a_small_palette_png_of_the_open_graph_size():
@@ -88,9 +89,9 @@ def test_a_card_compressed_by_bands_holds_the_rows_it_drew(card: Card):
 
 def test_a_long_title_is_cut_with_an_ellipsis_and_keeps_within_the_margins():
     title = " ".join(["entraînement"] * 40)
-    lines = cards._wrap(title, cards._face(True, 52), WIDTH - 2 * cards.MARGIN, 3)
+    lines = card_text.wrap(title, card_text.face(True, 52), WIDTH - 2 * cards.MARGIN, 3)
     assert len(lines) == 3 and lines[-1].endswith(" …")
-    assert all(cards._face(True, 52).length(line) <= WIDTH - 2 * cards.MARGIN for line in lines)
+    assert all(card_text.face(True, 52).length(line) <= WIDTH - 2 * cards.MARGIN for line in lines)
     image = Image.open(io.BytesIO(draw(Card("EverXCloud", title, ())))).convert("L")
     inked = image.point(lambda value: 255 if value > image.getpixel((0, 0)) else 0).getbbox()
     assert inked is not None and inked[0] >= cards.MARGIN - 2 and inked[2] <= WIDTH - cards.MARGIN + 2
@@ -106,9 +107,9 @@ def test_a_cards_name_follows_what_it_shows_and_how_it_is_drawn(monkeypatch: pyt
 
 # --- The title cut with an ellipsis: one pass, the same cut as measuring after each character ---
 
-def _cut_one_character_at_a_time(line: str, face: cards._Face, width: int) -> str:
+def _cut_one_character_at_a_time(line: str, face: card_text.Face, width: int) -> str:
     """The cut as it was first written (quadratic in a long word): the reference."""
-    while line and face.length(cards._drawable(line + " …")) > width:
+    while line and face.length(card_text.drawable(line + " …")) > width:
         line = line[:-1]
     return line
 
@@ -118,9 +119,9 @@ def _cut_one_character_at_a_time(line: str, face: cards._Face, width: int) -> st
                                   "x" * 300, "", "…", "W" * 40 + " " * 40])
 @pytest.mark.parametrize("size", [68, 52, 36])
 def test_the_cut_is_where_measuring_after_each_character_cuts(line: str, size: int):
-    face = cards._face(size != 36, size)
+    face = card_text.face(size != 36, size)
     for width in (0, 40, 333, 700, WIDTH - 2 * cards.MARGIN, 5000):
-        fitting = face.fitting_prefix(cards._drawable(line), " …", width)
+        fitting = face.fitting_prefix(card_text.drawable(line), " …", width)
         assert line[:fitting] == _cut_one_character_at_a_time(line, face, width), (width, fitting)
 
 
@@ -131,12 +132,12 @@ def test_a_title_with_a_very_long_word_costs_about_what_measuring_it_once_costs(
         start, end = "How to choose GPUs for deep learning and large language ", " models"
         return start + "x" * (length - len(start) - len(end)) + end
 
-    face, width = cards._face(True, 52), WIDTH - 2 * cards.MARGIN
+    face, width = card_text.face(True, 52), WIDTH - 2 * cards.MARGIN
     length = 10_000
-    assert len(cards._wrap(long_word(length), face, width, 3)[-1]) < 40  # the long word is the one cut
+    assert len(card_text.wrap(long_word(length), face, width, 3)[-1]) < 40  # the long word is the one cut
     measured_seconds, long_seconds, grown_seconds = processor_seconds(
-        lambda: face.length(long_word(length)), lambda: cards._wrap(long_word(length), face, width, 3),
-        lambda: cards._wrap(long_word(4 * length), face, width, 3))
+        lambda: face.length(long_word(length)), lambda: card_text.wrap(long_word(length), face, width, 3),
+        lambda: card_text.wrap(long_word(4 * length), face, width, 3))
     assert long_seconds <= 5 * measured_seconds, (long_seconds, measured_seconds)
     # Four times the word, about four times the time (sixteen if each cut measured the word again).
     assert grown_seconds <= 8 * long_seconds, (grown_seconds, long_seconds)
