@@ -30,9 +30,9 @@ def _decimal(value: Number) -> Decimal | int | float:
     return value
 
 
-# Babel parses a locale's name and a number pattern at every call; a comparison page formats some
-# 40 figures that no page before it had (ratios of two GPUs' figures), so both are parsed once here
-# and handed to Babel parsed, as its functions accept them.
+# Babel parses a locale's name and a number pattern at every call, and the memos above miss on
+# figures no page before had (a comparison's ratios of its two GPUs' figures, 8 a page): both are
+# parsed once here and handed to Babel parsed, as its functions accept them.
 _locale = lru_cache(maxsize=16)(Locale.parse)
 _pattern: Callable[[str], NumberPattern] = lru_cache(maxsize=64)(parse_pattern)
 
