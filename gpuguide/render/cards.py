@@ -31,7 +31,6 @@ BACKGROUND = (11, 92, 173)  # the site's accent blue
 INK = (255, 255, 255)
 
 
-
 @dataclass(frozen=True)
 class Card:
     """What a page's sharing card shows."""
