@@ -71,10 +71,10 @@ def _background(site_name: str) -> Image.Image:
     """What every card of a site shares: its name and the rule under it (drawn once, copied per card)."""
     from PIL import Image, ImageDraw
 
-    # Every card is a copy of this image (740 KiB): Pillow returns a freed image's memory to the
-    # system unless told to keep a few blocks, and on a virtual machine that costs a page fault per
-    # 4 KiB at each card (141 of them: 4.97 s against 4.34 s for the 2,157 cards of a corpus build,
-    # one process, 2026-12-03). Its block allocator's pool, off by default (``PILLOW_BLOCKS_MAX``).
+    # Every card draws on strips cropped from this image: Pillow returns a freed image's memory to
+    # the system unless told to keep a few blocks, and on a virtual machine each new 4 KiB costs a
+    # page fault (141 a card when a card copied the whole image: 4.97 s against 4.34 s for a corpus
+    # build's 2,157 cards, 2026-12-03). Its block allocator's pool, off by default (``PILLOW_BLOCKS_MAX``).
     Image.core.set_blocks_max(max(Image.core.get_blocks_max(), 4))
     image = Image.new("L", (WIDTH, HEIGHT), 0)
     pen = ImageDraw.Draw(image)
