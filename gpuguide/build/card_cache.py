@@ -42,12 +42,12 @@ def ensure_drawn(card: Card, cache: Path) -> str:
         if cache not in _MADE:  # once per process: a cold build draws thousands of cards into it
             cache.mkdir(parents=True, exist_ok=True)
             _MADE.add(cache)
+        png = draw(card)
         try:
-            atomic.write_bytes(path, draw(card), mode=0o644)  # a new file: no permissions to keep
+            atomic.write_bytes(path, png, mode=0o644)  # a new file: no permissions to keep
         except FileNotFoundError:  # the folder was removed since (a cache cleared by hand)
-            _MADE.discard(cache)
             cache.mkdir(parents=True, exist_ok=True)
-            atomic.write_bytes(path, draw(card), mode=0o644)
+            atomic.write_bytes(path, png, mode=0o644)
     return path
 
 

@@ -157,7 +157,11 @@ def drawn(card: Card) -> tuple[Image.Image, list[tuple[int, int]]]:
 
     image = _background(card.site_name).copy()
     pen = ImageDraw.Draw(image)
-    return image, _runs([face.draw(pen, (MARGIN, y), text, level) for face, y, text, level in _lines(card)])
+    inked = []
+    for face, y, text, level in _lines(card):
+        face.draw(pen, (MARGIN, y), text, level)
+        inked.append(face.rows(text, y))
+    return image, _runs(inked)
 
 
 def _runs(inked: list[tuple[int, int]]) -> list[tuple[int, int]]:
