@@ -226,12 +226,13 @@ def select(index: Any, options: Sequence[Any]) -> Any:
     return apply("select", index, *options)
 
 
-def choose(index: Any, options: Sequence[Callable[[], Any]]) -> Any:
-    """``select`` over options computed on demand: with a known index only the chosen one is computed
-    (a page asks for one answer), with an input all of them (the program needs every branch)."""
+def choose(index: Any, count: int, option: Callable[[int], Any]) -> Any:
+    """``select`` over ``option(0)`` … ``option(count - 1)``, computed on demand: with a known index
+    only the chosen one is computed (a page asks for one answer), with an input all of them (the
+    program needs every branch)."""
     if symbolic(index):
-        return select(index, [option() for option in options])
-    return options[int(index)]()
+        return select(index, [option(number) for number in range(count)])
+    return option(int(index))
 
 
 def or_else(condition: Any, otherwise: Callable[[], Any]) -> Any:

@@ -103,12 +103,14 @@ class _Candidate:
         return roofline.usd_per_million_tokens(self.price, self.bounds.total_tokens_per_second if self.bounds else None)
 
     def field(self, name: str) -> Any:
-        """A figure by name."""
-        bounds = self.bounds
-        return {"user": lambda: bounds.user_tokens_per_second if bounds else None,
-                "total": lambda: bounds.total_tokens_per_second if bounds else None,
-                "first_token": lambda: bounds.first_token_seconds if bounds else None,
-                "per_million": lambda: self.per_million}[name]()
+        """A figure by name: ``per_million`` or one of ``BOUNDS``."""
+        if name == "per_million":
+            return self.per_million
+        return None if self.bounds is None else getattr(self.bounds, BOUNDS[name])
+
+
+#: ``_Candidate.field``'s names of the bounds.
+BOUNDS = {"user": "user_tokens_per_second", "total": "total_tokens_per_second", "first_token": "first_token_seconds"}
 
 
 #: What ``gpu_answer`` gives of the configuration it shows (and ``Shown``'s rounded figures of it).
@@ -129,7 +131,7 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
         options = variants[n_index]
         if name in ("memory", "weights", "kv", "price", "native", "count", "linked"):
             return select(which, [getattr(option, name) for option in options])
-        return choose(which, [functools.partial(option.field, name) for option in options])
+        return choose(which, len(options), lambda number: options[number].field(name))
 
     fits = [at_most(value(i, "memory"), gpu.engine_budget_bytes) for i in range(len(counts))]
     linked = [n == 1 or n <= gpu.fast_link_gpus for n in counts]
@@ -147,8 +149,7 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
     code = first([below(first_fit, 0), below(first([both(f, l) for f, l in zip(fits, linked)]), 0),
                   below(chosen, 0), gpu.usd_per_gpu_hour is None])
     shown_index = select(code + 1, [chosen, len(counts) - 1, first_fit, last_linked, chosen])
-    row = {name: choose(shown_index, [functools.partial(value, i, name) for i in range(len(counts))])
-           for name in FIELDS}
+    row = {name: choose(shown_index, len(counts), lambda i: value(i, name)) for name in FIELDS}
     figures = shown(row["weights"], row["kv"], gpu.engine_budget_bytes, row["user"], row["total"],
                     row["first_token"], row["per_million"])
     row.update({field: getattr(figures, field) for field in Shown.__dataclass_fields__})

@@ -33,6 +33,10 @@ TEXTS = ("tokens_per_second_upper_bound", "seconds_lower_bound", "usd_lower_boun
 
 #: Where a model page's planner gets its program from: (model, ``planner.offers(...)``) → its JSON.
 ProgramSource = Callable[[ModelShape, tuple[ServingGpu, ...]], dict[str, Any]]
+#: The models a GPU page's program answers: (model id, its shape), in the data's order.
+GpuModels = tuple[tuple[str, ModelShape], ...]
+#: Where a GPU page's planner gets its program from: (the GPU with its price, the models) → its JSON.
+GpuProgramSource = Callable[[ServingGpu, GpuModels], dict[str, Any]]
 
 #: The inputs' bounds: a context of at least one token, 1 to 1,024 users, a speed up to 10,000 tokens/s.
 MAX_USERS = 1024
@@ -107,14 +111,24 @@ def chooser_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pag
     return {**initial, "kind": "choose", "modelId": llm.id, "models": choices}
 
 
+def gpu_program_inputs(gpu: Gpu, dataset: Dataset) -> tuple[ServingGpu, GpuModels]:
+    """What ``gpu``'s program is made of: its figures and price, and every language model's shape."""
+    return serving_gpu(gpu, dataset.price(gpu.id)), tuple((llm.id, model_shape(llm))
+                                                          for llm in dataset.llm_models.values())
+
+
 def gpu_program(gpu: Gpu, dataset: Dataset) -> Program:
     """Every language model on ``gpu``, in its published format: ``planner.gpu_answer`` per model."""
-    spec = serving_gpu(gpu, dataset.price(gpu.id))
-    return _gpu_program(spec, tuple((llm.id, model_shape(llm)) for llm in dataset.llm_models.values()))
+    return _gpu_program(*gpu_program_inputs(gpu, dataset))
+
+
+def gpu_program_json(spec: ServingGpu, models: GpuModels) -> dict[str, Any]:
+    """``gpu_program`` as the script receives it (the default ``GpuProgramSource``)."""
+    return _gpu_program(spec, models).as_json()
 
 
 @functools.lru_cache(maxsize=256)
-def _gpu_program(spec: ServingGpu, models: tuple[tuple[str, ModelShape], ...]) -> Program:
+def _gpu_program(spec: ServingGpu, models: GpuModels) -> Program:
     """``gpu_program`` from the figures it reads: built once for the pages of every language."""
     context, users, kv = var("context"), var("users"), var("kv")
     rows = []
@@ -129,12 +143,14 @@ def _gpu_program(spec: ServingGpu, models: tuple[tuple[str, ModelShape], ...]) -
         return Program({"rows": rows})
 
 
-def gpu_planner(gpu: Gpu, dataset: Dataset, language: Language, model_pages: dict[str, str | None]) -> dict[str, Any]:
-    """The reverse view of a GPU page: for a context and a number of users, each model it serves."""
+def gpu_planner(gpu: Gpu, dataset: Dataset, language: Language, model_pages: dict[str, str | None],
+                programs: GpuProgramSource = gpu_program_json) -> dict[str, Any]:
+    """The reverse view of a GPU page: for a context and a number of users, each model it serves;
+    the program from ``programs`` (the build keeps them across builds)."""
     rows = [{"id": llm.id, "name": llm.name, "url": model_pages.get(llm.id),
              "format": language.ui(f"precision_{serving.format_of(model_shape(llm), 'native')}")}
             for llm in dataset.llm_models.values()]
-    return {"kind": "gpu", "program": gpu_program(gpu, dataset).as_json(), "rows": rows, "gpu": gpu.short_name,
+    return {"kind": "gpu", "program": programs(*gpu_program_inputs(gpu, dataset)), "rows": rows, "gpu": gpu.short_name,
             "link": gpu.interconnect.gpus, "inputs": {"maxContext": max(m.max_context_tokens for m in
                                                                        dataset.llm_models.values()),
                                                      "maxUsers": MAX_USERS, "maxTarget": 0, "formats": [],

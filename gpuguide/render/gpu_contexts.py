@@ -68,7 +68,8 @@ def gpu_context(given: PageInput) -> Context:
         "gpu": gpu,
         "models_table": plan_tables.models_on_gpu_table(given.dataset.gpus[gpu.id], given.dataset, given.language),
         "planner": planner_page.gpu_planner(given.dataset.gpus[gpu.id], given.dataset, given.language,
-                                            page_links(given, "model", given.dataset.llm_models)),
+                                            page_links(given, "model", given.dataset.llm_models),
+                                            given.gpu_programs),
         "planner_table": plan_tables.models_for_workload_table(
             given.dataset.gpus[gpu.id], plan_tables.preset_workload(serving.preset("chat")), given.dataset,
             given.language),

@@ -17,7 +17,7 @@ from babel.dates import format_date
 
 from gpuguide.figures import serving
 from gpuguide.figures.page_tables import Table, build_table
-from gpuguide.figures.planner_page import ProgramSource, model_program
+from gpuguide.figures.planner_page import GpuProgramSource, ProgramSource, gpu_program_json, model_program
 from gpuguide.render.environment import Link, relative_url
 from gpuguide.render.reads import GPU_NAMES, Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
@@ -46,6 +46,7 @@ class PageInput:
     inline_markdown: Callable[[str, tuple[str, ...]], str]  # front-matter Markdown at a field's path → HTML
     reads: Reads  # what this page read: for reads a view made once for every page (``GPU_NAMES``)
     programs: ProgramSource = model_program  # the planner's programs (kept across builds by the build)
+    gpu_programs: GpuProgramSource = gpu_program_json  # a GPU page's (kept the same way)
 
     @property
     def prices_as_of(self) -> str:

@@ -261,7 +261,7 @@ class PageRenderer:
             # "On this page": the sections of the Markdown body, and the FAQ (a layout adds its own).
             "toc": [*body.sections, *([("faq", ui("toc_faq"))] if body.faq else [])],
         }
-        given = PageInput(page, view, dataset, language, inline_markdown, reads, self.programs)
+        given = PageInput(page, view, dataset, language, inline_markdown, reads, self.programs, self.programs.gpu)
         context.update(CONTEXTS[page.meta.layout](given))
         # The sharing card: the title and the layout's key figures, or the description; or the
         # site's one card (published with the root page), which a publisher may prefer.

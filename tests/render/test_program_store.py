@@ -1,7 +1,9 @@
 """The planner's programs kept across builds (``render.program_store``), on the tiny site: a price
-edit builds none again and the pages carry the new price as the program's input; a damaged entry is
-built again, never used; a program no model reads any more is removed. Each edited build is
-compared with a clean build of the same inputs, byte for byte."""
+edit builds no model's program again (only the edited GPU's, which holds its price) and the pages
+carry the new price as the program's input; a use case's title, which every GPU page shows,
+builds no program again; a damaged entry is built again, never used; a program no page reads any
+more is removed. Each edited build is compared with a clean build of the same inputs, byte for
+byte."""
 
 from __future__ import annotations
 
@@ -38,6 +40,24 @@ def programs_built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return made
 
 
+@pytest.fixture
+def gpu_programs_built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The GPUs whose program a build computed."""
+    made: list[str] = []
+
+    def counted(spec, models):  # type: ignore[no-untyped-def]
+        made.append(spec.id)
+        return planner_page.gpu_program_json(spec, models)
+
+    monkeypatch.setattr(program_store, "gpu_program_json", counted)
+    return made
+
+
+#: The tiny site's programs: one per language model (small-llm, big-llm; the image model has no
+#: planner) and one per GPU (card, big, old).
+MODEL_PROGRAMS, GPU_PROGRAMS = 2, 3
+
+
 def programs(root: Path) -> dict[str, int]:
     folder = root / ".build-cache" / program_store.FOLDER
     return {path.name: path.stat().st_mtime_ns for path in folder.iterdir()}
@@ -57,21 +77,43 @@ def clean_site(root: Path, tmp_path: Path) -> dict[str, str]:
 
 
 def test_one_program_per_language_model_and_a_price_edit_builds_none_again(built: Path, programs_built: list[str],
+                                                                          gpu_programs_built: list[str],
                                                                           tmp_path: Path):
     before = programs(built)
-    assert len(before) == 2  # small-llm and big-llm; the image model has no planner
+    assert len(before) == MODEL_PROGRAMS + GPU_PROGRAMS
     assert planner_data(built)["prices"]["price:card"] == "1/2"
     edit(built / "data" / "prices.yaml", "card: 0.5", "card: 0.65")
     outcome = build(built)
-    assert outcome.rendered > 0 and programs_built == []
-    assert programs(built) == before  # read back, not written again
+    assert outcome.rendered > 0 and programs_built == [] and gpu_programs_built == ["card"]
+    after = programs(built)
+    # Read back, not written again, but the edited GPU's, which was replaced.
+    assert len(after) == len(before) and len(set(after) - set(before)) == 1
+    assert {name: after[name] for name in set(after) & set(before)} == \
+        {name: before[name] for name in set(after) & set(before)}
     assert planner_data(built)["prices"]["price:card"] == "13/20"
     assert fingerprint(built / "site") == clean_site(built, tmp_path)
 
 
+def test_a_use_case_title_renders_the_gpu_pages_again_from_the_programs_kept(
+        built: Path, programs_built: list[str], gpu_programs_built: list[str], tmp_path: Path):
+    before = programs(built)
+    edit(built / "content" / "en" / "training.md", 'title: "', 'title: "Renamed: ')
+    outcome = build(built)
+    assert outcome.rendered > 0
+    assert programs_built == [] and gpu_programs_built == [] and programs(built) == before
+    soup = BeautifulSoup((built / "site" / "en" / "gpus" / "card" / "index.html").read_text(encoding="utf-8"), "lxml")
+    assert "Renamed: " in soup.get_text()  # the GPU page was rendered again, with the program read back
+    assert planner_data(built, "en/gpus/card/index.html")["kind"] == "gpu"
+    clean = tiny_project(tmp_path / "clean")
+    edit(clean / "content" / "en" / "training.md", 'title: "', 'title: "Renamed: ')
+    build(clean)
+    assert fingerprint(built / "site") == fingerprint(clean / "site")
+
+
 def test_a_damaged_program_is_built_again_and_never_used(built: Path, programs_built: list[str], tmp_path: Path):
     folder = built / ".build-cache" / program_store.FOLDER
-    damaged = sorted(folder.iterdir())[0]
+    # A model's program (its rows have launch settings; a GPU's rows have none).
+    damaged = next(path for path in sorted(folder.iterdir()) if b'"settings"' in path.read_bytes())
     data = bytearray(damaged.read_bytes())
     data[len(data) // 2] ^= 0x04  # inside the JSON: still JSON, but its checksum no longer matches
     damaged.write_bytes(bytes(data))
@@ -81,14 +123,16 @@ def test_a_damaged_program_is_built_again_and_never_used(built: Path, programs_b
     assert fingerprint(built / "site") == clean_site(built, tmp_path)
 
 
-def test_programs_no_model_reads_are_removed(built: Path, tmp_path: Path):
+def test_programs_no_page_reads_are_removed(built: Path, gpu_programs_built: list[str], tmp_path: Path):
     folder = built / ".build-cache" / program_store.FOLDER
     (folder / "0123456789abcdef").write_bytes(b"planted")
     before = programs(built)
     gpus = (built / "data" / "gpus.yaml").read_text(encoding="utf-8")
     assert "memory_gb: 80" in gpus
-    edit(built / "data" / "gpus.yaml", "memory_gb: 80", "memory_gb: 96")  # every program reads it
+    # The first GPU of 80 GB: every model's program reads it, and that GPU's; the others' do not.
+    edit(built / "data" / "gpus.yaml", "memory_gb: 80", "memory_gb: 96")
     build(built)
     after = programs(built)
-    assert len(after) == 2 and not set(after) & set(before)
+    assert len(after) == MODEL_PROGRAMS + GPU_PROGRAMS and "0123456789abcdef" not in after
+    assert len(gpu_programs_built) == 1 and len(set(after) - set(before)) == MODEL_PROGRAMS + 1
     assert fingerprint(built / "site") == clean_site(built, tmp_path)
