@@ -89,7 +89,7 @@ class RecordDigests:
     what a page may read (``render.reads``), each with the digest of what it read."""
 
     def __init__(self, dataset: Dataset, library: Library):
-        from gpuguide.render.reads import ALL, GPU_NAMES, KEYS, PAGE_TEXTS, TRACKED_TABLES
+        from gpuguide.render.reads import ALL, KEYS, PAGE_TEXTS, TRACKED_TABLES
 
         self.table: dict[Read, str] = {}
         for name in TRACKED_TABLES:
@@ -99,7 +99,6 @@ class RecordDigests:
             self.table.update({(name, key): value for key, value in per_record.items()})
             self.table[(name, KEYS)] = digest(tuple(records))
             self.table[(name, ALL)] = digest(sorted(per_record.items()))
-        self.table[GPU_NAMES] = digest([(gpu_id, gpu.model) for gpu_id, gpu in dataset.gpus.items()])
         # A page's texts as other pages show them: its front matter's digest (a change of anything
         # else in it renders every page again, by the global key).
         self.table.update({(PAGE_TEXTS, page.output_path): page.meta_digest for page in library.pages})

@@ -19,7 +19,7 @@ from gpuguide.figures import serving
 from gpuguide.figures.page_tables import Table, build_table
 from gpuguide.figures.planner_page import GpuProgramSource, ProgramSource, gpu_program_json, model_program
 from gpuguide.render.environment import Link, relative_url
-from gpuguide.render.reads import GPU_NAMES, Reads, tracked_dataset, tracked_language
+from gpuguide.render.reads import Reads, tracked_dataset, tracked_language
 from gpuguide.render.site_view import SiteView
 from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language
@@ -44,7 +44,7 @@ class PageInput:
     dataset: Dataset
     language: Language
     inline_markdown: Callable[[str, tuple[str, ...]], str]  # front-matter Markdown at a field's path → HTML
-    reads: Reads  # what this page read: for reads a view made once for every page (``GPU_NAMES``)
+    reads: Reads  # what this page read (and what the view's shared rows it shows read)
     programs: ProgramSource = model_program  # the planner's programs (kept across builds by the build)
     gpu_programs: GpuProgramSource = gpu_program_json  # a GPU page's (kept the same way)
 
@@ -81,9 +81,8 @@ def gpu_rows(gpu_ids: list[str], column_refs: list[Any], given: PageInput) -> Ta
 
 
 def picker(given: PageInput, first: str, second: str) -> dict[str, Any]:
-    """The "compare two GPUs" form, ``first`` and ``second`` chosen: its options come from the site
-    view (made once per language and chosen GPU)."""
-    given.reads.keys.add(GPU_NAMES)
+    """The "compare two GPUs" form, ``first`` and ``second`` chosen. The page reads nothing for it
+    but the two ids: the GPUs' names are in the site's one list of options (``site_view.PICKER_OPTIONS``)."""
     return given.view.picker(first, second)
 
 

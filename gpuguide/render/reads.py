@@ -22,9 +22,6 @@ TRACKED_TABLES = ("gpus", "prices", "llm_models", "diffusion_models")
 
 Read = tuple[str, str]  # (table, key)
 
-#: A derived read: the GPUs' ids and names, in order (the "compare two GPUs" form lists them). A page
-#: that shows the form depends on them, not on every GPU's whole record.
-GPU_NAMES: Read = ("gpu-names", ALL)
 #: A page's front matter as another page shows it (its title, its summary): (PAGE_TEXTS, output path).
 PAGE_TEXTS = "page"
 Value = TypeVar("Value")

@@ -11,19 +11,32 @@ except the use-case menu's titles: every page shows them, so the menu is a fragm
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from markupsafe import Markup
 
 from gpuguide.render import shell
-from gpuguide.render.environment import Link, escaped, json_ld
+from gpuguide.render.environment import Link, json_ld
 from gpuguide.render.reads import PAGE_TEXTS, Reads, tracked_dataset, tracked_language
 from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.language import Language
 from gpuguide.structure.page_types import LAYOUTS
 from gpuguide.structure.library import Library
 from gpuguide.structure.pages import Page
+
+
+#: The GPUs the "compare two GPUs" form offers, in the data's order (``picker_options``): written
+#: once per build at the site's root. At 100 GPUs the options made a third of a comparison page's
+#: HTML (13.5 of 36.5 KB), in each of its 9,900 pages, and of what its link check parsed.
+PICKER_OPTIONS = "compare-gpus.json"
+
+
+def picker_options(dataset: Dataset) -> str:
+    """``PICKER_OPTIONS``'s text: ``{"gpus": [[id, name], …]}``, which the form's script reads
+    (``templates/assets/compare.js``). GPU names are the same in every language."""
+    return json.dumps({"gpus": [[gpu_id, gpu.model] for gpu_id, gpu in dataset.gpus.items()]},
+                      ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 @dataclass
@@ -67,31 +80,18 @@ class SiteView:
         settings = dataset.config.languages[lang]
         # Where the calls to action lead in this language (data/site.yaml); a missing one is not shown.
         self.calls_to_action = {"sign_up": settings.sign_up_url, "providers": settings.providers_url}
-        # Not through the tracked view: pages that show the form note what it reads (``GPU_NAMES``).
-        self._picker_models = {gpu_id: gpu.model for gpu_id, gpu in self.dataset.gpus.items()}
-        self._picker_options: dict[str, Markup] = {}
-        # Each option's text, escaped once: one list differs from another only in its selection.
-        self._option_parts = [(gpu_id, f'<option value="{escaped(gpu_id)}" data-order="{index}"', f">{escaped(model)}</option>")
-                              for index, (gpu_id, model) in enumerate(self._picker_models.items())]
-        ids = list(self._picker_models)
+        ids = list(self.dataset.gpus)  # the set of pages: in the build's global key, not a read
         first_pair = self.comparison_url(ids[0], ids[1]) if len(ids) > 1 else None
         self._picker_base = first_pair.rstrip("/").rsplit("/", 1)[0] + "/" if first_pair else None
 
     def picker(self, first: str, second: str) -> dict[str, Any]:
-        """What the "compare two GPUs" form needs, ``first`` and ``second`` chosen in its two lists:
-        its options (each list made once per GPU chosen, for every page that chooses it) and the
-        address of the pairs' folder. Empty without a pair to compare."""
+        """What the "compare two GPUs" form needs: the GPUs its two lists open on (``first`` and
+        ``second``), the address of the pairs' folder and that of the file of the GPUs both lists
+        offer (``PICKER_OPTIONS``: one file for the site, not the same options in every page).
+        Empty without a pair to compare."""
         if self._picker_base is None:
             return {}
-        return {"options": (self._options(first), self._options(second)), "base": self._picker_base}
-
-    def _options(self, selected: str) -> Markup:
-        found = self._picker_options.get(selected)
-        if found is None:
-            found = self._picker_options[selected] = Markup("\n".join(
-                f"{start} selected{end}" if gpu_id == selected else start + end
-                for gpu_id, start, end in self._option_parts))
-        return found
+        return {"chosen": (first, second), "base": self._picker_base, "options": "/" + PICKER_OPTIONS}
 
     def url_of(self, layout: str) -> str | None:
         """The URL of a page every language has (home, catalogue, search…); None only after an error."""

@@ -10,7 +10,6 @@ from gpuguide.build.pipeline import Options, Site, load
 from gpuguide.project import Project
 from gpuguide.render.reads import (
     ALL,
-    GPU_NAMES,
     KEYS,
     TRACKED_TABLES,
     Reads,
@@ -135,8 +134,3 @@ def test_a_missing_ui_string_is_still_an_error_and_a_read(site: Site) -> None:
     assert ("ui-en", "no_such_string") in reads.keys
     assert not isinstance(site.languages["en"].strings, TrackedMapping)
 
-
-def test_gpu_names_is_a_read_of_its_own() -> None:
-    # Distinct from any table's reads: a page showing the picker depends on names, not on records.
-    assert GPU_NAMES == ("gpu-names", ALL)
-    assert GPU_NAMES[0] not in TRACKED_TABLES

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import posixpath
 import re
 from fractions import Fraction
@@ -22,6 +23,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from gpuguide.errors import Problems
+from gpuguide.render.site_view import PICKER_OPTIONS
 from gpuguide.structure.dataset import Dataset, load_dataset
 from gpuguide.structure.gpu_specs import Gpu
 
@@ -304,7 +306,7 @@ def test_a_gpu_pages_form_opens_on_that_gpu_and_its_closest_alternative(pages, d
     for lang, folder in (("fr", "fr/gpu"), ("en", "en/gpus")):
         for gpu_id, gpu in dataset.gpus.items():
             root = pages[f"{folder}/{gpu_id}/index.html"]
-            chosen = root.xpath('//form[contains(@class, "compare-picker")]//select/option[@selected]/@value')
+            chosen = root.xpath('//form[contains(@class, "compare-picker")]//select/@data-chosen')
             assert chosen[0] == gpu_id and chosen[1] != gpu_id, (lang, gpu_id, chosen)
             others = [other for other in dataset.gpus.values() if other.id != gpu_id and weighed(gpu, other)]
 
@@ -317,5 +319,20 @@ def test_a_gpu_pages_form_opens_on_that_gpu_and_its_closest_alternative(pages, d
                 assert chosen[1] == min(others, key=distance).id, (lang, gpu_id, chosen)
     # The RTX 4090's page opens on the RTX 3090 (24 GB each, 1,008 against 936 GB/s), not on B300 vs B200.
     root = pages["en/gpus/rtx-4090/index.html"]
-    assert root.xpath('//form[contains(@class, "compare-picker")]//select/option[@selected]/@value') == [
+    assert root.xpath('//form[contains(@class, "compare-picker")]//select/@data-chosen') == [
         "rtx-4090", "rtx-3090"]
+
+
+def test_every_compare_form_reads_its_gpus_from_the_sites_one_file(built_site: Path, pages, dataset):
+    """The form's lists are not in the pages: each form points at one file, which lists every GPU of
+    the data in its order, by name (the script fills both lists from it)."""
+    assert json.loads((built_site / PICKER_OPTIONS).read_text(encoding="utf-8")) == {
+        "gpus": [[gpu_id, gpu.model] for gpu_id, gpu in dataset.gpus.items()]}
+    forms = 0
+    for path, root in pages.items():
+        for form in root.xpath('//form[contains(@class, "compare-picker")]'):
+            forms += 1
+            assert resolve(path, form.get("data-options")) == PICKER_OPTIONS, path
+            assert not form.xpath(".//option"), path
+            assert all(chosen in dataset.gpus for chosen in form.xpath(".//select/@data-chosen")), path
+    assert forms >= len(dataset.gpus) * 2  # every GPU page in both languages, at least
