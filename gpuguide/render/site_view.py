@@ -15,7 +15,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-
 from gpuguide.render import shell
 from gpuguide.render.environment import Link, json_ld
 from gpuguide.render.reads import PAGE_TEXTS, Reads, tracked_dataset, tracked_language
