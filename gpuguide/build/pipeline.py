@@ -243,8 +243,7 @@ class _Build:
         from gpuguide.build.page_cache import PageEntry
         from gpuguide.build.render_plan import publish_mode
         from gpuguide.build.search import build_search_index
-        from gpuguide.build.sitemap import robots_txt, sitemap_xml
-        from gpuguide.render.site_view import PICKER_OPTIONS, picker_options
+        from gpuguide.build.sitemap import site_files, sitemap_xml
 
         assert self.staging is not None
         project, site, work, config = self.project, self.site, self.work, self.site.dataset.config
@@ -253,8 +252,7 @@ class _Build:
                                         [("index.html", self.root_card)], work.reused)
         # The sitemap shows only what the global key covers (pages, URLs, translations, base URL).
         self.sitemap = self.cache.sitemap or sitemap_xml(site.library, config.base_url, list(config.languages))
-        self.texts = {**self.site_wide, "sitemap.xml": self.sitemap, "robots.txt": robots_txt(config.base_url),
-                      PICKER_OPTIONS: picker_options(site.dataset)}
+        self.texts = {**self.site_wide, **site_files(self.sitemap, site.dataset)}
         self.entries = dict(work.reused)
         for output in written:
             page = self.rendered[output]

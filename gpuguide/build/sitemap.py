@@ -1,4 +1,5 @@
-"""sitemap.xml with each page's translations as ``xhtml:link`` alternates, and robots.txt pointing to it.
+"""sitemap.xml with each page's translations as ``xhtml:link`` alternates, robots.txt pointing to it,
+and the other files beside the pages (``site_files``).
 
 Built with lxml (ElementTree's API, in C) from the translation map, so every alternate is a page that was built.
 """
@@ -9,6 +10,8 @@ from typing import Any
 
 from lxml import etree as ET
 
+from gpuguide.render.site_view import PICKER_OPTIONS, picker_options
+from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.library import Library
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -46,3 +49,10 @@ def sitemap_xml(library: Library, base_url: str, languages: list[str]) -> str:
 
 def robots_txt(base_url: str) -> str:
     return f"User-agent: *\nAllow: /\n\nSitemap: {base_url.rstrip('/')}/sitemap.xml\n"
+
+
+def site_files(sitemap: str, dataset: Dataset) -> dict[str, str]:
+    """The files every build writes beside the pages, by path: the sitemap, robots.txt and the
+    compare form's list of GPUs."""
+    return {"sitemap.xml": sitemap, "robots.txt": robots_txt(dataset.config.base_url),
+            PICKER_OPTIONS: picker_options(dataset)}

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from functools import lru_cache
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,8 +66,11 @@ class RenderedBody:
     sections: list[tuple[str, str]] = field(default_factory=list)  # (id, text) of each h2, for "On this page"
 
 
-#: What a page that shows no body renders (``Page.shows_body``).
-NO_BODY = RenderedBody("", "")
+def faq_schema(faq: list[FaqItem]) -> dict[str, Any]:
+    """The FAQ as schema.org's ``FAQPage`` (the page's JSON-LD)."""
+    return {"@context": "https://schema.org", "@type": "FAQPage",
+            "mainEntity": [{"@type": "Question", "name": item.question,
+                            "acceptedAnswer": {"@type": "Answer", "text": item.answer_text}} for item in faq]}
 
 
 def _plain_text(tokens: list[Token]) -> str:

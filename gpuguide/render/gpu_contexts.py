@@ -4,6 +4,7 @@ GPU, the comparisons index and one page per pair (with the redirect at the pair'
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from gpuguide.figures import (
@@ -18,9 +19,9 @@ from gpuguide.figures import (
 from gpuguide.figures.columns import CATALOGUE_COLUMNS, SEGMENTS, SPEC_COLUMNS
 from gpuguide.figures.page_tables import Table, build_table
 from gpuguide.render.comparison import side_by_side
-from gpuguide.render.environment import Link
+from gpuguide.render.environment import Link, relative_url
 from gpuguide.render.page_input import Context, PageInput, default_pair, gpu_rows, page_links, picker, preset_links
-from gpuguide.structure.pages import GpuSubject, PairSubject, ReversedPairSubject
+from gpuguide.structure.pages import GpuSubject, PairSubject, ReversedPairSubject, head_title
 from gpuguide.structure.pairs import MEMORY_FACTOR, weighed
 
 #: The catalogue's columns: what a buyer compares first (the price, the memory), then the rest of
@@ -91,7 +92,7 @@ def gpu_context(given: PageInput) -> Context:
 def comparison_context(given: PageInput) -> Context:
     subject = given.page.subject
     if isinstance(subject, ReversedPairSubject):
-        return _pair_redirect(given, subject.pair)
+        return pair_redirect(given)
     assert isinstance(subject, PairSubject)
     a, b = subject.first, subject.second
     specs = gpu_rows([a.id, b.id], ["segment", *CATALOGUE_COLUMNS], given)
@@ -111,19 +112,28 @@ def comparison_context(given: PageInput) -> Context:
 
 
 def _pair_card_lines(first: str, second: str, given: PageInput) -> tuple[str, ...]:
-    """The sharing card of a pair's page (and of its other order's redirect: the same drawing)."""
+    """The sharing card of a pair's page (its other order's redirect has none)."""
     table = gpu_rows([first, second], ["memory", "price"], given)
     return tuple(given.language.ui("card_gpu_line", gpu=row.gpu.short_name, memory=row.cells[0].text,
                                    price=row.cells[1].text) for row in table.rows)
 
 
-def _pair_redirect(given: PageInput, pair: PairSubject) -> Context:
-    """The page at a pair's other order (``b-vs-a``): it sends the reader to the pair's page, its
-    canonical address, and is never indexed."""
-    target = given.view.comparison_url(pair.first.id, pair.second.id)
+def pair_redirect(given: PageInput) -> Context:
+    """The whole context of the page at a pair's other order (``b-vs-a``, ``Page.redirects``): it
+    sends the reader to the pair's page, its canonical address, and is never indexed. Its title and
+    description are all it shows of the site: no layout, no body, no sharing card."""
+    page, view = given.page, given.view
+    assert isinstance(page.subject, ReversedPairSubject)
+    pair = page.subject.pair
+    target = view.comparison_url(pair.first.id, pair.second.id)
     assert target is not None  # both orders are generated together
-    return {"redirect": target, "canonical": given.view.absolute(target), "indexable": False, "hreflang": [],
-            "a": pair.first, "b": pair.second, "card_lines": _pair_card_lines(pair.first.id, pair.second.id, given)}
+    title = view.typeset(page, "title", given.reads)
+    return {"page": page, "meta": page.meta, "lang": page.lang, "title": title, "ui": given.language.ui,
+            "head_title": head_title(title, given.dataset.config.site_name),
+            "description": view.typeset(page, "description", given.reads),
+            "url": functools.partial(relative_url, page.url), "card": None,
+            "redirect": target, "canonical": view.absolute(target), "indexable": False, "hreflang": [],
+            "a": pair.first, "b": pair.second}
 
 
 def _pair_use_cases(gpu_ids: list[str], given: PageInput) -> tuple[Any, list[dict[str, Any]]]:

@@ -21,11 +21,12 @@ import jinja2
 from markupsafe import Markup
 
 from gpuguide.errors import Problems, did_you_mean
-from gpuguide.markdown.parser import NO_BODY, FaqItem, render_body, render_inline
+from gpuguide.markdown.parser import faq_schema, render_body, render_inline
 from gpuguide.figures.registry import ShortcodeContext
 from gpuguide.render.block_table import block_table, side_by_side_table
 from gpuguide.render.cards import CARD_FILE, Card, shorten
 from gpuguide.render.contexts import CONTEXTS
+from gpuguide.render.gpu_contexts import pair_redirect
 from gpuguide.render.environment import Link, TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
 from gpuguide.structure.project_files import RefusedFile, read_project_file
 from gpuguide.render.page_input import PageInput, numeric_columns
@@ -79,10 +80,10 @@ class PageRenderer:
         card: Card | None = None
         spans: shell.Spans = ()
         try:
-            context = self._context(page, reads, link_lines)
+            context = self._redirect_context(page, reads) if page.redirects else self._context(page, reads, link_lines)
             card = context["card"] if self.dataset.config.sharing_cards == "per page" else None
             html, filled = shell.fill(self.env.get_template(f"{page.meta.layout}.html").render(context),
-                                      self.menu_fragments(page))
+                                      ("", "") if page.redirects else self.menu_fragments(page))
             if filled is None:  # the menu cannot be put in again: the page depends on its titles
                 self.views[page.lang].use_cases(reads)
             spans = filled or ()
@@ -176,6 +177,12 @@ class PageRenderer:
                               or "link to a published page's .md file, relative to this file")
         return relative_url(page.url, target.url)
 
+    def _redirect_context(self, page: Page, reads: Reads) -> dict[str, Any]:
+        """A redirect's context (``gpu_contexts.pair_redirect``): none of the site's layout."""
+        view = self.views[page.lang]
+        return pair_redirect(PageInput(page, view, tracked_dataset(self.dataset, reads),
+                                       tracked_language(view.language, reads), _no_markdown, reads))
+
     def _context(self, page: Page, reads: Reads, link_lines: dict[str, int]) -> dict[str, Any]:
         view = self.views[page.lang]
         dataset = tracked_dataset(self.dataset, reads)
@@ -192,7 +199,7 @@ class PageRenderer:
                                                     if (target := view.page_url(layout, subject_id)) else None),
             "links": link_lines,
         }
-        body = render_body(page.body, page.source, page.body_line, self.problems, md_env) if page.shows_body else NO_BODY
+        body = render_body(page.body, page.source, page.body_line, self.problems, md_env)
 
         def inline_markdown(text: str, field_path: tuple[str, ...]) -> str:
             line = page.front_matter.position(field_path).line
@@ -257,7 +264,7 @@ class PageRenderer:
             "intro_html": Markup(body.intro_html),
             "main_html": Markup(body.main_html),
             "faq": [(item.question, Markup(item.answer_html)) for item in body.faq],
-            "faq_json_ld": json_ld(_faq_schema(body.faq)) if body.faq else None,
+            "faq_json_ld": json_ld(faq_schema(body.faq)) if body.faq else None,
             # "On this page": the sections of the Markdown body, and the FAQ (a layout adds its own).
             "toc": [*body.sections, *([("faq", ui("toc_faq"))] if body.faq else [])],
         }
@@ -339,12 +346,5 @@ class PageRenderer:
             return None
 
 
-def _faq_schema(faq: list[FaqItem]) -> dict[str, Any]:
-    return {
-        "@context": "https://schema.org",
-        "@type": "FAQPage",
-        "mainEntity": [
-            {"@type": "Question", "name": item.question, "acceptedAnswer": {"@type": "Answer", "text": item.answer_text}}
-            for item in faq
-        ],
-    }
+def _no_markdown(text: str, field_path: tuple[str, ...]) -> str:
+    raise AssertionError("a redirect shows no Markdown")  # its layout's context asks for none

@@ -32,6 +32,10 @@ def test_each_page_has_its_own_card_by_default(tmp_path: Path):
         folder = page.removesuffix("index.html")
         assert image == f"https://tiny.example.com/{folder}og.png"
         assert (site / folder / "og.png").is_file()
+    # And no card that no page names: a pair's other order (a redirect) has none.
+    published = {path.relative_to(site).as_posix() for path in site.rglob("og.png")}
+    assert published == {page.removesuffix("index.html") + "og.png" for page in images}
+    assert "en/compare/pcie-vs-big/index.html" not in images and (site / "en/compare/pcie-vs-big/index.html").is_file()
 
 
 def test_the_site_card_setting_puts_the_root_card_on_every_page_and_draws_no_other(tmp_path: Path):

@@ -240,8 +240,8 @@ def test_the_other_order_of_a_pair_redirects_to_its_page(site: Site) -> None:
     assert context["redirect"] == "/en/compare/big-vs-pcie/"
     assert context["canonical"] == "https://tiny.example.com/en/compare/big-vs-pcie/"
     assert context["indexable"] is False and context["hreflang"] == []  # the redirect's own context says so
-    # The same sharing card as the pair's page: one drawing for both addresses.
-    assert context["card_lines"] == _context(site, "/en/compare/big-vs-pcie/")[0]["card_lines"]
+    # No sharing card of its own: its HTML names none (``test_sharing_cards``).
+    assert "card_lines" not in context
 
 
 def test_comparisons_context_lists_each_weighed_pair_under_both_gpus(site: Site) -> None:
