@@ -117,19 +117,16 @@ def gpu_program_inputs(gpu: Gpu, dataset: Dataset) -> tuple[ServingGpu, GpuModel
                                                           for llm in dataset.llm_models.values())
 
 
-def gpu_program(gpu: Gpu, dataset: Dataset) -> Program:
-    """Every language model on ``gpu``, in its published format: ``planner.gpu_answer`` per model."""
-    return _gpu_program(*gpu_program_inputs(gpu, dataset))
-
-
 def gpu_program_json(spec: ServingGpu, models: GpuModels) -> dict[str, Any]:
     """``gpu_program`` as the script receives it (the default ``GpuProgramSource``)."""
-    return _gpu_program(spec, models).as_json()
+    return gpu_program(spec, models).as_json()
 
 
 @functools.lru_cache(maxsize=256)
-def _gpu_program(spec: ServingGpu, models: GpuModels) -> Program:
-    """``gpu_program`` from the figures it reads: built once for the pages of every language."""
+def gpu_program(spec: ServingGpu, models: GpuModels) -> Program:
+    """Every language model of ``models`` on the GPU ``spec``, in its published format
+    (``planner.gpu_answer`` per model; ``gpu_program_inputs`` gives them): built once for the
+    pages of every language."""
     context, users, kv = var("context"), var("users"), var("kv")
     rows = []
     with sharing():

@@ -26,7 +26,6 @@ from gpuguide.figures.registry import ShortcodeContext
 from gpuguide.render.block_table import block_table, side_by_side_table
 from gpuguide.render.cards import CARD_FILE, Card, shorten
 from gpuguide.render.contexts import CONTEXTS
-from gpuguide.render.gpu_contexts import pair_redirect
 from gpuguide.render.environment import Link, TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
 from gpuguide.structure.project_files import RefusedFile, read_project_file
 from gpuguide.render.page_input import PageInput, numeric_columns
@@ -178,10 +177,11 @@ class PageRenderer:
         return relative_url(page.url, target.url)
 
     def _redirect_context(self, page: Page, reads: Reads) -> dict[str, Any]:
-        """A redirect's context (``gpu_contexts.pair_redirect``): none of the site's layout."""
+        """A redirect's context, all of it from its layout's (``gpu_contexts.pair_redirect``):
+        none of the site's layout."""
         view = self.views[page.lang]
-        return pair_redirect(PageInput(page, view, tracked_dataset(self.dataset, reads),
-                                       tracked_language(view.language, reads), _no_markdown, reads))
+        return CONTEXTS[page.meta.layout](PageInput(page, view, tracked_dataset(self.dataset, reads),
+                                                    tracked_language(view.language, reads), _no_markdown, reads))
 
     def _context(self, page: Page, reads: Reads, link_lines: dict[str, int]) -> dict[str, Any]:
         view = self.views[page.lang]
