@@ -18,6 +18,7 @@ from gpuguide.structure.prices import PriceFile
 from gpuguide.structure.site_config import LanguageConfig, SiteConfig, UseCaseFile
 from gpuguide.structure.measurements import Benchmark, Measurement
 from gpuguide.structure.pages import ModelColumn, PageMeta, TableSpec
+from gpuguide.structure.schema import field_description
 
 #: (heading, model) in the order the reference shows them.
 SECTIONS: tuple[tuple[str, type[BaseModel]], ...] = (
@@ -64,7 +65,7 @@ def data_reference() -> str:
     for heading, model in SECTIONS:
         parts += ["", f"**{heading}**", "", "| field | type | required | what it is |", "|---|---|---|---|"]
         for name, info in model.model_fields.items():
-            description = re.sub(r"\s+", " ", (info.description or "").strip()).replace("|", "\\|")
+            description = re.sub(r"\s+", " ", field_description(model, name).strip()).replace("|", "\\|")
             required = "yes" if info.is_required() else ""
             parts.append(f"| `{name}` | {_type(info.annotation)} | {required} | {description} |")
     parts += ["", END]

@@ -167,3 +167,21 @@ def test_a_record_in_a_union_reports_only_what_is_wrong_inside_it():
     # A mapping was meant as a Link: its own mistakes are reported, not "it is not a string".
     _, problems = check("columns: [memory, {kind: a, widht: 2}]\n", Table)
     assert len(problems) == 1 and "unknown field `widht`" in problems[0] and "did you mean `width`" in problems[0]
+
+
+class SoldCard(Card):
+    price: float = Field(gt=0, description="the price per hour, in US dollars")
+    stock: int = 0
+
+
+def test_a_fields_description_is_its_docstring_read_where_it_is_declared():
+    from gpuguide.structure.schema import field_description
+
+    # The docstring under the field in the class that declares it, inherited fields included.
+    assert field_description(Card, "segment") == "where the card is sold: `data_center` or `workstation`"
+    assert field_description(SoldCard, "segment") == "where the card is sold: `data_center` or `workstation`"
+    # Without a docstring: the Field's description, else nothing.
+    assert field_description(SoldCard, "price") == "the price per hour, in US dollars"
+    assert field_description(SoldCard, "stock") == ""
+    assert field_description(Card, "memory_gb") == ""
+    assert field_description(Card, "no_such_field") == ""
