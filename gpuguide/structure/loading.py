@@ -45,8 +45,9 @@ class ParsedSource(NamedTuple):
     translation_hash: str
     meta_digest: str
     structure_digest: str
-    meta: dict[str, Any]  # PageMeta's fields, already validated: not validated again
-    front_matter: Any  # the YAML's value
+    # The YAML's value, which validated as ``PageMeta``: validated again when loaded (its fields
+    # are not kept beside it: with them, decoding the cache took three times as long).
+    front_matter: Any
     yaml: str  # the YAML's text, parsed again only if a position is asked for (an error to report)
     body_offset: int
     body_line: int
@@ -101,16 +102,16 @@ def _decode_sources(saved: Any) -> ParsedSources:
     sources: ParsedSources = {}
     for row in saved:
         (name, size, mtime_ns, ctime_ns, inode, digest, body_digest, translation_hash, meta_digest, structure_digest,
-         meta, front_matter, yaml, body_offset, body_line) = row
+         front_matter, yaml, body_offset, body_line) = row
         if (type(name) is not str or not all(type(n) is int for n in (size, mtime_ns, ctime_ns, inode))
                 or not all(type(t) is str for t in (digest, body_digest, translation_hash, meta_digest,
                                                     structure_digest, yaml))
-                or type(meta) is not dict or type(front_matter) is not dict
+                or type(front_matter) is not dict
                 or type(body_offset) is not int or type(body_line) is not int or body_offset < 0 or body_line < 0):
             raise Invalid("an entry of the content cache")
         # The state stays a plain tuple, equal to the ``FileState`` it was saved from.
         sources[name] = ParsedSource((size, mtime_ns, ctime_ns, inode), digest, body_digest,  # type: ignore[arg-type]
-                                     translation_hash, meta_digest, structure_digest, meta, front_matter, yaml,
+                                     translation_hash, meta_digest, structure_digest, front_matter, yaml,
                                      body_offset, body_line)
     return sources
 
@@ -258,8 +259,8 @@ def _load_page(path: Path, lang: str, problems: Problems, previous: ParsedSource
     # A page with warnings is not cached: they must be reported again next time.
     if parsed is not None and state is not None and len(problems.items) == before:
         parsed[name] = ParsedSource(state, text_digest, page.body_digest, page.translation_hash,
-                                         page.meta_digest, page.structure_digest, meta.model_dump(),
-                                         parts.front_matter.value, parts.front_matter.text or "",
+                                         page.meta_digest, page.structure_digest, parts.front_matter.value,
+                                         parts.front_matter.text or "",
                                          parts.body_offset, parts.body_line)
     return page
 
@@ -268,7 +269,7 @@ def _cached_page(path: Path, lang: str, known: ParsedSource) -> Page | None:
     """The page as the content cache knows it, or None if its fields no longer validate (a
     cache written by an older version of the schema)."""
     try:
-        meta = PageMeta.model_validate(known.meta)
+        meta = PageMeta.model_validate(known.front_matter)
     except ValidationError:
         return None
     return Page(path, lang, meta, YamlDocument(known.front_matter, None, FRONT_MATTER_OFFSET, known.yaml),

@@ -153,7 +153,8 @@ def test_a_cache_entry_the_schema_no_longer_accepts_is_parsed_again(content: Pat
     load(content, cache)
     path = str(content / "fr" / "alpha.md")
     entry = cache.sources[path]
-    cache.sources[path] = entry._replace(meta={**entry.meta, "layout": "retired_layout"})  # an older schema's
+    # A front matter the schema accepted once and no longer does (a layout since retired).
+    cache.sources[path] = entry._replace(front_matter={**entry.front_matter, "layout": "retired_layout"})
     parses.clear()
     pages, problems = load(content, cache)
     assert parses == [Path(path)] and pages["/fr/alpha/"] == "Alpha" and problems == []
@@ -262,17 +263,18 @@ def test_a_settled_state_is_trusted_without_reading_the_file(content: Path, tmp_
 
 
 @pytest.mark.parametrize("row", [
-    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", 10],  # a field short
-    ["name", "1", 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", 10, 1],  # a size that is text
-    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", [], {}, "yaml", 10, 1],  # fields that are not an object
-    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "x", "yaml", 10, 1],  # front matter that is not a mapping
-    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", -5, 1],  # a body before the file's start
-    [["name"], 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", 10, 1],
-    ["name", 1, 2, 3, 4, "d", "b", "t", "m", None, {}, {}, "yaml", 10, 1],  # no structure digest
-], ids=["short", "size-text", "meta-list", "front-matter-text", "negative-offset", "name-list", "structure-none"])
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", 10],  # a field short
+    ["name", "1", 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", 10, 1],  # a size that is text
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", [], "yaml", 10, 1],  # front matter that is a list
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", "x", "yaml", 10, 1],  # front matter that is text
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", -5, 1],  # a body before the file's start
+    [["name"], 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", 10, 1],
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", None, {}, "yaml", 10, 1],  # no structure digest
+], ids=["short", "size-text", "front-matter-list", "front-matter-text", "negative-offset", "name-list",
+        "structure-none"])
 def test_a_content_cache_entry_of_another_shape_is_no_cache(tmp_path: Path, row: list[object]):
     saved = tmp_path / "content.cache"
-    good = ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, {}, "yaml", 10, 1]
+    good = ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", 10, 1]
     cached.Journal(saved, "v1").save({"x": None}, {}, lambda entries: [good])
     assert list(ContentCache.load(saved, "v1").sources) == ["name"]  # the right shape loads
     cached.Journal(saved, "v1").save({"x": None}, {}, lambda entries: [good, row])
