@@ -105,10 +105,10 @@ class PageMeta(Strict):
     """`use_case` pages: one line for the "other use cases" lists"""
     table: TableSpec | None = None
     """`use_case` pages: the GPUs and columns of the comparison table (below); stated in the default language's page only, like `use_case`, `chart`, `price_performance`, `verdict`, `models` and `planner`: translations take them from there"""
-    price_performance: list[str | ModelColumn] = []
+    price_performance: list[str | ModelColumn] = Field(default_factory=list)
     """`use_case` pages: price-performance columns (`usd_per_bf16_pflop_hour`, `usd_per_gb_hour`, model
     columns `tokens_per_usd`…) shown for the table's GPUs in a second table, with the price"""
-    verdict: list[str] = []
+    verdict: list[str] = Field(default_factory=list)
     """`use_case` pages: the column ids that decide between two GPUs for this use case, in the order
     comparison pages sum them up (e.g. `[train_8gpu, usd_per_bf16_pflop_hour]`)"""
     models: Literal["llm", "diffusion"] | None = None
@@ -120,7 +120,7 @@ class PageMeta(Strict):
     """Markdown printed under the table (shortcodes allowed)"""
     chart: str | None = None
     """a numeric column of the table, drawn as a bar chart"""
-    keywords: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(default=[], max_length=30)
+    keywords: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(default_factory=list, max_length=30)
     """other names readers search the page by (software, synonyms: `[Blender, Octane, Redshift]`): shown under the
     introduction, so the site's search finds them"""
     draft: bool = False
