@@ -305,10 +305,15 @@ def settled(state: Sequence[int], taken_ns: int) -> bool:
 class Snapshot(dict[str, "FileState | str"]):
     """The state of every input file (or why it is refused), taken before the build reads any
     (``manifest.input_states``): when (``taken_ns``), and the content digest of each file whose state
-    is not ``settled`` (``racy``), read then."""
+    is not ``settled`` (``racy``), read then; ``walked``: the folders it holds every file of, in the
+    walk's order (``project_files.walk_names``), so that the loader need not walk them again."""
+
+    #: How a refused entry's state begins; the reason follows.
+    REFUSED = "refused: "
 
     def __init__(self, states: Mapping[str, FileState | str] | Iterable[tuple[str, FileState | str]] = (),
                  taken_ns: int = 0, racy: dict[str, str] | None = None):
         super().__init__(states)
         self.taken_ns = taken_ns
         self.racy: dict[str, str] = racy if racy is not None else {}
+        self.walked: set[str] = set()

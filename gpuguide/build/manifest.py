@@ -39,7 +39,7 @@ def _states(folder: Path, root: Path) -> dict[str, FileState | str]:
     and reports it)."""
     files, refused = walk_names(folder, root)
     found: dict[str, FileState | str] = {path: state for path in files if (state := file_state(path))}
-    found.update({path: f"refused: {reason}" for path, reason in refused})
+    found.update({path: f"{Snapshot.REFUSED}{reason}" for path, reason in refused})
     return found
 
 
@@ -50,6 +50,7 @@ def input_states(project: Project) -> Snapshot:
     states = Snapshot(taken_ns=taken_ns)
     for folder in (project.content_dir, project.data_dir, project.templates_dir):
         states.update(_states(folder, project.root))
+        states.walked.add(str(folder))
     for path in code_files():
         stat = path.stat()
         states[str(path)] = FileState(stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)

@@ -279,3 +279,30 @@ def test_a_content_cache_entry_of_another_shape_is_no_cache(tmp_path: Path, row:
     assert list(ContentCache.load(saved, "v1").sources) == ["name"]  # the right shape loads
     cached.Journal(saved, "v1").save({"x": None}, {}, lambda entries: [good, row])
     assert ContentCache.load(saved, "v1").sources == {}
+
+
+def test_the_files_come_from_the_builds_snapshot_without_a_second_walk(content: Path, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch):
+    from gpuguide.build.manifest import _states
+
+    outside = tmp_path.parent / f"{tmp_path.name}-secret.md"
+    outside.write_text("secret", encoding="utf-8")
+    (content / "fr" / "leak.md").symlink_to(outside)  # refused, with its reason, either way
+    (content / "fr" / "notes.txt").write_text("not a page", encoding="utf-8")
+
+    def walked(states: Snapshot | None) -> tuple[list[str], list[str]]:
+        problems = Problems(content.parent)
+        library = load_library(content, None, problems, states=states)
+        return [page.url for page in library.pages], [str(problem) for problem in problems.items]
+
+    expected = walked(None)  # the loader's own walk
+    assert expected[1] == [f"content/fr/leak.md:1:1: error: the symbolic link leads outside the project, to {outside} "
+                           "(keep the site's files inside the project folder)"]
+    snapshot = Snapshot(_states(content, content.parent), time.time_ns())
+    snapshot.walked.add(str(content))
+    monkeypatch.setattr(loading, "walk_files", lambda *args: pytest.fail("walked the content again"))
+    assert walked(snapshot) == expected
+    # A snapshot that did not walk the folder (the manifest's, a partial one) is not trusted for it.
+    partial = Snapshot({str(content / "fr" / "alpha.md"): snapshot[str(content / "fr" / "alpha.md")]})
+    with pytest.raises(pytest.fail.Exception):
+        walked(partial)
