@@ -8,8 +8,8 @@
   file is kept with the new menu put in (``render.shell``): on the real site, a use case's title
   edited renders 217 pages and resplices 42 where it rendered all 900 (the dev server's rebuild:
   1.6 s against 3.9 s).
-- **How to publish** (``publish_mode``): a few pages changed, and the search index need not be
-  rebuilt: their files replace the old ones in place (under a journal); otherwise a whole new site
+- **How to publish** (``publish_mode``): at most half the pages changed, and the search index need
+  not be rebuilt: their files replace the old ones in place (under a journal); otherwise a whole new site
   is swapped in.
 """
 
@@ -160,10 +160,12 @@ def plan(pages: tuple[Page, ...], cache: BuildCache, templates: TemplateDigests,
 
 
 def publish_mode(plan: Plan, written: int, total: int, index_search: bool) -> Literal["update", "swap"]:
-    """Update site/ in place when a few pages changed and the search index need not be built
-    (``index_search``: a page was rendered, or site/ has no index yet); otherwise write the whole
-    site beside it, indexed, and swap."""
-    if plan.reused and not index_search and written <= total // 4:
+    """Update site/ in place when at most half the pages changed and the search index need not be
+    built (``index_search``: a page was rendered, or site/ has no index yet); otherwise write the
+    whole site beside it, indexed, and swap. A swap links every kept page and card into the new
+    site and deletes the old one: a use case's title edited on the real site (261 of 900 pages
+    written) published in 0.27-0.37 s by an update against 0.29-0.57 s by a swap."""
+    if plan.reused and not index_search and written <= total // 2:
         return "update"
     return "swap"
 
