@@ -9,8 +9,8 @@
   edited renders 217 pages and resplices 42 where it rendered all 900 (the dev server's rebuild:
   1.6 s against 3.9 s).
 - **How to publish** (``publish_mode``): at most half the pages changed, and the search index need
-  not be rebuilt: their files replace the old ones in place (under a journal); otherwise a whole new site
-  is swapped in.
+  not be rebuilt: their files replace the old ones in place (under a journal); otherwise a whole
+  new site is swapped in.
 """
 
 from __future__ import annotations

@@ -171,6 +171,7 @@ def test_a_record_in_a_union_reports_only_what_is_wrong_inside_it():
 
 class SoldCard(Card):
     price: float = Field(gt=0, description="the price per hour, in US dollars")
+    """not what the reference shows: the Field's own description comes first"""
     stock: int = 0
 
 
@@ -180,7 +181,7 @@ def test_a_fields_description_is_its_docstring_read_where_it_is_declared():
     # The docstring under the field in the class that declares it, inherited fields included.
     assert field_description(Card, "segment") == "where the card is sold: `data_center` or `workstation`"
     assert field_description(SoldCard, "segment") == "where the card is sold: `data_center` or `workstation`"
-    # Without a docstring: the Field's description, else nothing.
+    # A Field's own description comes first (as in pydantic); without either, nothing.
     assert field_description(SoldCard, "price") == "the price per hour, in US dollars"
     assert field_description(SoldCard, "stock") == ""
     assert field_description(Card, "memory_gb") == ""
