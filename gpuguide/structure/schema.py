@@ -202,7 +202,7 @@ def _type_hint(model: type[BaseModel], loc: tuple[Any, ...], kind: str) -> str:
         loc = loc[:-1]
     owner = _model_at(model, loc)
     field = _field_name(loc)
-    description = field_description(owner, field) if owner and isinstance(field, str) else ""
+    description = field_description(owner, field) if owner else ""
     if kind.startswith(("int", "float", "greater", "less", "finite")):
         return "write a plain number, without unit or quotes" if kind.startswith(("int", "float")) else _HINTS[kind]
     if description:
