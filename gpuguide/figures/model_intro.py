@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from babel.lists import format_list
 
-from gpuguide.figures import formatting, measured, planner, serving
+from gpuguide.figures import formatting, measured, serving
 from gpuguide.figures.model_relatives import (
     chat_need,
     measured_count,
@@ -26,7 +26,7 @@ from gpuguide.figures.plan_tables import (
     memory_need_gb,
     memory_text,
     model_formats,
-    model_plans,
+    model_cheapest,
     preset_workload,
 )
 from gpuguide.figures.planner import Plan
@@ -38,7 +38,7 @@ from gpuguide.structure.model_specs import LlmModel
 
 
 def _cheapest_plan(llm: LlmModel, dataset: Dataset, preset_key: str, weights: str = "native") -> Plan | None:
-    return planner.cheapest(list(model_plans(llm, preset_workload(serving.preset(preset_key), weights), dataset)))
+    return model_cheapest(llm, preset_workload(serving.preset(preset_key), weights), dataset)
 
 
 def intro(llm: LlmModel, dataset: Dataset, language: Language) -> list[list[str]]:

@@ -11,9 +11,9 @@ from decimal import Decimal
 
 from babel.dates import format_date
 
-from gpuguide.figures import formatting, measured, planner, serving
+from gpuguide.figures import formatting, measured, serving
 from gpuguide.figures.model_tables import memory_gb_text
-from gpuguide.figures.plan_tables import memory_need_gb, model_plans, preset_workload
+from gpuguide.figures.plan_tables import memory_need_gb, model_cheapest, preset_workload
 from gpuguide.figures.planner import Plan
 from gpuguide.figures.records import model_shape
 from gpuguide.structure.dataset import Dataset
@@ -68,7 +68,7 @@ def chat_need(llm: LlmModel, dataset: Dataset) -> ChatNeed:
     shape, chat = model_shape(llm), serving.preset("chat")
     memory = memory_need_gb(serving.weights_bytes(shape, "native")) + memory_need_gb(
         serving.kv_cache_bytes(shape, chat.context_tokens, "bf16", chat.users))
-    best = planner.cheapest(list(model_plans(llm, preset_workload(chat), dataset)))
+    best = model_cheapest(llm, preset_workload(chat), dataset)
     return ChatNeed(serving.effective_context(shape, chat.context_tokens), memory, best)
 
 

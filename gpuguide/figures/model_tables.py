@@ -21,6 +21,7 @@ from gpuguide.figures.plan_tables import (
     format_label,
     launch_command,
     memory_need_gb,
+    model_cheapest,
     model_formats,
     model_plans,
     plan_data,
@@ -135,7 +136,7 @@ def cheapest_commands(llm: LlmModel, dataset: Dataset, language: Language) -> li
     for weights in model_formats(llm):
         for preset in serving.PRESETS:
             workload = preset_workload(preset, weights)
-            best = planner.cheapest(list(model_plans(llm, workload, dataset)))
+            best = model_cheapest(llm, workload, dataset)
             if best is not None:
                 label = language.ui("launch_command_for", format=format_label(llm, weights, language),
                                     preset=preset_label(preset, shape, language))

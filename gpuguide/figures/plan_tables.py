@@ -16,6 +16,7 @@ from fractions import Fraction
 
 
 from gpuguide.figures import engine_budget, formatting, planner, serving
+from gpuguide.figures.cheapest import cheapest_plan
 from gpuguide.figures.planner import Plan
 from gpuguide.figures.registry import BlockCell, BlockTable
 from gpuguide.figures.records import model_shape, serving_gpus
@@ -97,6 +98,13 @@ def model_plans(llm: LlmModel, workload: Workload, dataset: Dataset,
                         min_user_tokens_per_second)
 
 
+def model_cheapest(llm: LlmModel, workload: Workload, dataset: Dataset,
+                   min_user_tokens_per_second: int | None = None) -> Plan | None:
+    """The first of ``model_plans``, found without the others (``cheapest``)."""
+    return cheapest_plan(model_shape(llm), workload, tuple(serving_gpus(dataset.gpus, dataset.prices)),
+                         min_user_tokens_per_second)
+
+
 # --- Tables --------------------------------------------------------------------------------------
 
 def configuration_text(plan: Plan, gpu: Gpu, language: Language) -> str:
@@ -168,7 +176,7 @@ def planner_answer(llm: LlmModel, workload: Workload, dataset: Dataset, language
                    min_user_tokens_per_second: int | None = None) -> tuple[str, str | None]:
     """The planner's answer for a workload, as its script writes it: the sentence and the launch
     command (None when nothing rentable holds it)."""
-    best = planner.cheapest(list(model_plans(llm, workload, dataset, min_user_tokens_per_second)))
+    best = model_cheapest(llm, workload, dataset, min_user_tokens_per_second)
     if best is None:
         return language.ui("planner_no_rental", model=llm.name), None
     configuration = configuration_text(best, dataset.gpus[best.gpu_id], language)
@@ -222,7 +230,7 @@ def cheapest_table(llm: LlmModel, dataset: Dataset, language: Language, formats:
         cells = []
         for preset in serving.PRESETS:
             workload = preset_workload(preset, weights)
-            plan = planner.cheapest(list(model_plans(llm, workload, dataset)))
+            plan = model_cheapest(llm, workload, dataset)
             if plan is None:
                 cells.append(BlockCell(ui("no_configuration")))
                 continue

@@ -73,7 +73,7 @@ def shown(weights_bytes: Any, kv_bytes: Any, budget_bytes: Any, user: Any, total
 
 
 @functools.lru_cache(maxsize=8192)
-def _held(shape: ModelShape, workload: Workload, count: int) -> tuple[Any, Any, Any]:
+def held(shape: ModelShape, workload: Workload, count: int) -> tuple[Any, Any, Any]:
     """The weights, the KV cache and their sum that each of ``count`` GPUs holds: the same for every
     GPU type a plan compares, so computed once for all of them."""
     weights = serving.weights_bytes(shape, workload.weights) / count
@@ -89,7 +89,7 @@ class _Candidate:
     def __init__(self, shape: ModelShape, workload: Workload, gpu: ServingGpu, count: int):
         self.shape, self.workload, self.gpu, self.count = shape, workload, gpu, count
         self.linked = count == 1 or count <= gpu.fast_link_gpus
-        self.weights, self.kv, self.memory = _held(shape, workload, count)
+        self.weights, self.kv, self.memory = held(shape, workload, count)
         price = gpu.usd_per_gpu_hour
         self.price = None if price is None else (price if isinstance(price, Expr) else exact(price)) * count
         self.native = roofline.runs_natively(gpu, shape, workload.weights)
@@ -202,12 +202,12 @@ def plan_gpu(shape: ModelShape, workload: Workload, gpu: ServingGpu,
     'fast_link'
     """
     target = exact(min_user_tokens_per_second) if min_user_tokens_per_second is not None else Fraction(0)
-    return _answer(shape, workload, gpu, order, target)[1]
+    return answer(shape, workload, gpu, order, target)[1]
 
 
 @functools.lru_cache(maxsize=65536)
-def _answer(shape: ModelShape, workload: Workload, gpu: ServingGpu, order: int,
-            target: Fraction) -> tuple[list[Any], Plan]:
+def answer(shape: ModelShape, workload: Workload, gpu: ServingGpu, order: int,
+           target: Fraction) -> tuple[list[Any], Plan]:
     """``gpu_answer`` in numbers, with its sort key: the pages of both languages ask the same."""
     row = gpu_answer(shape, [workload], 0, gpu, order, target)
     return row["key"], _plan(row, gpu)
@@ -239,7 +239,7 @@ def plans(shape: ModelShape, workload: Workload, gpus: Iterable[ServingGpu],
     [('a100-sxm', 1), ('h100-sxm', 1)]
     """
     target = exact(min_user_tokens_per_second) if min_user_tokens_per_second is not None else Fraction(0)
-    answers = [_answer(shape, workload, gpu, order, target) for order, gpu in enumerate(gpus)]
+    answers = [answer(shape, workload, gpu, order, target) for order, gpu in enumerate(gpus)]
     return [plan for _, plan in sorted(answers, key=lambda item: item[0])]
 
 
