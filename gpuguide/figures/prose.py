@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 
 from gpuguide.errors import did_you_mean
-from gpuguide.figures import engine_budget, formatting, planner, roofline, serving, sizing, spec_figures
+from gpuguide.figures import engine_budget, formatting, roofline, serving, sizing, spec_figures
 from gpuguide.figures.columns import COLUMNS, Column
 from gpuguide.figures.page_tables import make_cell
 from gpuguide.figures.plan_tables import (
     configuration_text,
     memory_need_gb,
     memory_text,
+    model_cheapest,
     model_plans,
     per_million_text,
     plan_data,
@@ -314,13 +315,12 @@ def _requirement_row(ctx: ShortcodeContext, llm: LlmModel, workload: Workload, l
     if tokens < workload.context_tokens:
         memory = ctx.ui("memory_at_max_context", memory=memory, context=formatting.whole_number(tokens, ctx.locale))
     sized = Workload(tokens, workload.users, workload.weights, workload.kv_cache)
-    found = list(model_plans(llm, sized, ctx.dataset))
-    plan = planner.cheapest(found)
+    plan = model_cheapest(llm, sized, ctx.dataset)
     if plan is not None:
         recommended = BlockCell(configuration_text(plan, ctx.dataset.gpus[plan.gpu_id], ctx.language),
                                 plan_data(plan, llm, sized))
     else:  # nothing rentable holds it: the smallest fast-linked configuration of any GPU, for reference
-        reference = min((p for p in found if p.reason == "no_offer"), key=lambda p: (p.gpu_count, p.gpu_id),
+        reference = min((p for p in model_plans(llm, sized, ctx.dataset) if p.reason == "no_offer"), key=lambda p: (p.gpu_count, p.gpu_id),
                         default=None)
         recommended = (BlockCell(ctx.ui("reference_configuration", count=reference.gpu_count,
                                         gpu=ctx.dataset.gpus[reference.gpu_id].short_name),
