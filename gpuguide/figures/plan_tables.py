@@ -98,11 +98,18 @@ def model_plans(llm: LlmModel, workload: Workload, dataset: Dataset,
                         min_user_tokens_per_second)
 
 
+@functools.lru_cache(maxsize=4096)
+def cached_cheapest(shape: ModelShape, workload: Workload, gpus: tuple[ServingGpu, ...],
+                    min_user_tokens_per_second: int | None = None) -> Plan | None:
+    """``cheapest.cheapest_plan``, shared by the tables and languages of a build that ask it."""
+    return cheapest_plan(shape, workload, gpus, min_user_tokens_per_second)
+
+
 def model_cheapest(llm: LlmModel, workload: Workload, dataset: Dataset,
                    min_user_tokens_per_second: int | None = None) -> Plan | None:
     """The first of ``model_plans``, found without the others (``cheapest``)."""
-    return cheapest_plan(model_shape(llm), workload, tuple(serving_gpus(dataset.gpus, dataset.prices)),
-                         min_user_tokens_per_second)
+    return cached_cheapest(model_shape(llm), workload, tuple(serving_gpus(dataset.gpus, dataset.prices)),
+                           min_user_tokens_per_second)
 
 
 # --- Tables --------------------------------------------------------------------------------------
