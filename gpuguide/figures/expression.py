@@ -267,7 +267,7 @@ class Program:
     """Expressions compiled into one list of instructions, each node once (equal subtrees shared)."""
 
     def __init__(self, outputs: Any):
-        self.instructions: list[list[Any]] = []
+        self.instructions: list[tuple[Any, ...]] = []  # JSON writes each as a list
         self._index: dict[tuple[Any, ...], int] = {}
         self._seen: dict[Any, int] = {}  # a node, or a constant's ``constant_key``: its index
         self.outputs = self._walk(outputs)
@@ -281,24 +281,32 @@ class Program:
         return self.term(item)
 
     def _add(self, key: tuple[Any, ...]) -> int:
-        if key not in self._index:
-            self._index[key] = len(self.instructions)
-            self.instructions.append(list(key))
-        return self._index[key]
+        index = self._index.get(key)
+        if index is None:
+            index = self._index[key] = len(self.instructions)
+            self.instructions.append(key)
+        return index
 
     def term(self, value: Any) -> int:
         """The index of ``value``'s instruction (added, with its arguments, when new)."""
         # Each node and each constant is looked up once: a program repeats the same numbers (a
         # GPU's bandwidth, a format's bytes) thousands of times.
         key = value if type(value) is Expr else constant_key(value)
-        index = self._seen.get(key)
+        seen = self._seen
+        index = seen.get(key)
         if index is not None:
             return index
         if type(value) is Expr:
             if value.op == "v":
                 index = self._add(("v", value.args[0]))
             else:
-                index = self._add((value.op, *(self.term(arg) for arg in value.args)))
+                # An argument compiled already is looked up here, not in a call: most are (the
+                # nodes of a program are shared), and the calls were a third of compiling one.
+                arguments: list[Any] = [value.op]
+                for arg in value.args:
+                    found = seen.get(arg) if type(arg) is Expr else None
+                    arguments.append(self.term(arg) if found is None else found)
+                index = self._add(tuple(arguments))
         elif isinstance(value, bool):
             index = self._add(("b", 1 if value else 0))
         elif isinstance(value, str):
