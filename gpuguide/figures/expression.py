@@ -281,8 +281,7 @@ class Program:
         return self.term(item)
 
     def _add(self, key: tuple[Any, ...]) -> int:
-        index = self._index.get(key)
-        if index is None:
+        if (index := self._index.get(key)) is None:
             index = self._index[key] = len(self.instructions)
             self.instructions.append(key)
         return index
@@ -300,13 +299,9 @@ class Program:
             if value.op == "v":
                 index = self._add(("v", value.args[0]))
             else:
-                # An argument compiled already is looked up here, not in a call: most are (the
-                # nodes of a program are shared), and the calls were a third of compiling one.
-                arguments: list[Any] = [value.op]
-                for arg in value.args:
-                    found = seen.get(arg) if type(arg) is Expr else None
-                    arguments.append(self.term(arg) if found is None else found)
-                index = self._add(tuple(arguments))
+                # An argument compiled already (most: nodes are shared) is looked up without a call.
+                index = self._add((value.op, *[found if type(arg) is Expr and (found := seen.get(arg)) is not None
+                                               else self.term(arg) for arg in value.args]))
         elif isinstance(value, bool):
             index = self._add(("b", 1 if value else 0))
         elif isinstance(value, str):
