@@ -8,8 +8,8 @@ count times its price is a floor of its key's price (``planner.gpu_answer``'s so
 the group, 0 for a configuration to rent, then the price). The GPU types are answered cheapest
 floor first, and the search stops at the first floor above the best price found: the answer is
 ``planner.cheapest(planner.plans(...))``'s, found with a few answers instead of one per GPU type
-(``tests/figures/test_cheapest.py`` compares the two over every model, preset and format, and at
-100 GPU types).
+(``bench/README.md``: what it saves; ``tests/figures/test_cheapest.py`` compares the two over every
+model, preset and format, at 20 and 100 GPU types).
 """
 
 from __future__ import annotations
