@@ -30,7 +30,6 @@ def cheapest_plan(shape: ModelShape, workload: Workload, gpus: Sequence[ServingG
                   min_user_tokens_per_second: Real | None = None) -> Plan | None:
     """``planner.cheapest(planner.plans(shape, workload, gpus, min_user_tokens_per_second))``.
 
-    >>> from gpuguide.figures.serving import ModelShape
     >>> llama_8b = ModelShape(8_030_261_248, 32, 8, 128, 131_072, attention_heads=32, vocab_size=128_256,
     ...                       hidden_size=4096)
     >>> gpus = [ServingGpu("h100-sxm", 80, 3350, {"bf16": 989}, 8, 2.88), ServingGpu("a100-sxm", 80, 2039, {"bf16": 312}, 8, 1.79)]

@@ -172,10 +172,7 @@ def sharing() -> Iterator[None]:
 
 def apply(op: str, *args: Any) -> Any:
     """``op`` on ``args``: computed now when none of them is an expression, else a node."""
-    for arg in args:  # ``symbolic``, inlined: every figure of every plan comes through here
-        if type(arg) is Expr:
-            break
-    else:
+    if not symbolic(*args):
         return OPERATIONS[op](*args)
     if _shared is None:
         return Expr(op, args)
