@@ -3,17 +3,20 @@
 The HTML of a page rendered now is parsed once, by the worker that rendered it, with lxml
 (libxml2's HTML parser, in C), never matched with regular expressions: plain ``lxml.etree`` fed
 UTF-8 bytes, with compiled XPath queries (``lxml.html``'s element classes are not needed to read
-attributes). An unchanged page is not parsed again: its cache entry holds its ids and links.
+attributes). The same worker resolves each of the page's internal links to the output file it
+points to (``Link``), once per address: what is left for the build's own process, which checks
+every page after the workers, is set lookups. An unchanged page is not parsed again: its cache
+entry holds its ids and links.
 """
 
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 from urllib.parse import unquote, urlsplit
 
 from lxml import etree
@@ -25,10 +28,20 @@ if TYPE_CHECKING:
     from gpuguide.build.workers import RenderedPage
 
 
+class Link(NamedTuple):
+    """An internal link of a page, resolved where the page is parsed."""
+
+    href: str  # as the page writes it: what an error quotes, and the key of its Markdown line
+    target: str  # the output file it points to (``fr/gpu/index.html``); starts with ``..`` when it leaves the site
+    fragment: str  # its #fragment, percent-encoding undone ("" for none)
+
+
 @dataclass
 class ParsedPage:
-    ids: Collection[str] = field(default_factory=set)
-    links: Sequence[str] = field(default_factory=list)
+    """What the link check needs of a page: the ids it defines and its internal links, each once."""
+
+    ids: Collection[str] = field(default_factory=frozenset)
+    links: Sequence[Link] = ()
 
 
 _PARSER = etree.HTMLParser(encoding="utf-8")
@@ -36,11 +49,26 @@ _IDS = etree.XPath("//@id | //a/@name")
 _LINKS = etree.XPath("//a/@href | //link/@href | //img/@src | //script/@src", smart_strings=False)
 
 
-def parse_page(html: str | bytes) -> ParsedPage:
-    """The ids a page defines and the links it makes, from its text or its UTF-8 bytes."""
+def parse_page(html: str | bytes, output: str) -> ParsedPage:
+    """The ids the page at ``output`` defines and its internal links, from its text or its UTF-8 bytes."""
     root = etree.fromstring(html.encode("utf-8") if isinstance(html, str) else html, _PARSER)
-    ids = {str(value) for value in cast(list[str], _IDS(root))}
-    return ParsedPage(ids, cast(list[str], _LINKS(root)))
+    return ParsedPage({str(value) for value in cast(list[str], _IDS(root))},
+                      resolve_links(output, cast(list[str], _LINKS(root))))
+
+
+def resolve_links(output: str, hrefs: Iterable[str]) -> tuple[Link, ...]:
+    """The internal links among ``hrefs``, made by the page at ``output``, in order, each address
+    once: a page repeats its menus' addresses, and external ones are not checked at build time."""
+    links: list[Link] = []
+    seen: set[str] = set()
+    for href in hrefs:
+        if href in seen:
+            continue
+        seen.add(href)
+        target = link_target(output, href)
+        if target is not None:
+            links.append(Link(href, target, unquote(_split(href).fragment)))
+    return tuple(links)
 
 
 # Pages share most of their links (menus, stylesheet, scripts): split each address once.
@@ -67,8 +95,8 @@ def check_links(parsed: Mapping[str, ParsedPage], files: set[str], sources: dict
                 link_lines: dict[str, dict[str, int]] | None = None, only: set[str] | None = None) -> None:
     """Report every internal link or anchor that points to nothing in the output.
 
-    ``parsed`` maps each output path (``fr/entrainement-llm/index.html``) to its ids and links
-    (``parse_page``), ``files`` holds every other output file, ``sources`` maps output paths to
+    ``parsed`` maps each output path (``fr/entrainement-llm/index.html``) to its ids and resolved
+    links (``parse_page``), ``files`` holds every other output file, ``sources`` maps output paths to
     the Markdown they came from, ``link_lines`` gives the Markdown line of each link written in a
     page's source (others: line 1); ``only``: the pages whose links are checked (default: all): only
     theirs are looked up in ``parsed``, with the ids of the pages they link to.
@@ -81,16 +109,12 @@ def check_links(parsed: Mapping[str, ParsedPage], files: set[str], sources: dict
             problems.error(sources.get(path, Path(path)), line, 1, message, hint)
 
     for path in sorted(parsed if only is None else [path for path in only if path in parsed]):
-        for href in parsed[path].links:
-            target = link_target(path, href)
-            if target is None:
-                continue
+        for href, target, fragment in parsed[path].links:
             if target.startswith("..") or (target not in parsed and target not in files):
                 report(path, href, f"link to a page that does not exist: `{href}`",
                        "link to a published page (drafts and missing translations are not built)")
                 continue
-            fragment = _split(href).fragment
-            if fragment and target in parsed and unquote(fragment) not in parsed[target].ids:
+            if fragment and target in parsed and fragment not in parsed[target].ids:
                 report(path, href, f"link to a missing anchor: `{href}`", "check the heading's id in the target page")
 
 

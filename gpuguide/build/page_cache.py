@@ -10,7 +10,7 @@ import json
 import sys
 import zlib
 from array import array
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -36,7 +36,7 @@ class PageLinks(NamedTuple):
     (not for every unchanged page at every build)."""
 
     ids: frozenset[str]
-    fragment_links: tuple[str, ...]  # links with a #fragment: checked again when their page is rendered again
+    fragment_links: tuple[str, ...]  # internal links with a #fragment: checked again when their page is rendered again
     link_lines: dict[str, int]  # the Markdown line of each link the editor wrote
     card: Card | None  # its sharing card (drawn again only if the cache lost it)
 
@@ -96,16 +96,30 @@ class PageEntry(NamedTuple):  # a tuple: the cheapest record to load and save by
     menu: str  # the use-case menu it shows: its digest and where it is in the file (``render.shell.record``)
 
     @classmethod
-    def rendered(cls, output: str, key: PageKey, reads: tuple[Read, ...], size: int, mtime_ns: int,
-                 parsed: ParsedPage, link_lines: dict[str, int], card: Card | None, menu: str) -> PageEntry:
-        """The entry of the page at ``output``, just written (``size``, ``mtime_ns``) and parsed."""
-        links = PageLinks(frozenset(parsed.ids), tuple(link for link in parsed.links if "#" in link), link_lines, card)
-        return cls(key, reads, size, mtime_ns, card.file_name if card is not None else None,
-                   anchor_targets(output, parsed.links), links.encode(), menu)
+    def rendered(cls, key: PageKey, reads: tuple[Read, ...], size: int, mtime_ns: int, record: LinkRecord,
+                 menu: str) -> PageEntry:
+        """The entry of a page just written (``size``, ``mtime_ns``), with its ``record``."""
+        return cls(key, reads, size, mtime_ns, record.card_file, record.anchor_targets, record.links_text, menu)
 
     @property
     def links(self) -> PageLinks:
         return PageLinks.decode(self.links_text)
+
+
+class LinkRecord(NamedTuple):
+    """What a page's entry keeps of its links and its card, made where the page was rendered and
+    parsed (in a worker, on every core), not in the build's own process, page after page."""
+
+    card_file: str | None
+    anchor_targets: frozenset[str]
+    links_text: str  # its ``PageLinks``, encoded
+
+    @classmethod
+    def of(cls, parsed: ParsedPage, link_lines: dict[str, int], card: Card | None) -> LinkRecord:
+        fragment_links = [link for link in parsed.links if "#" in link.href]
+        links = PageLinks(frozenset(parsed.ids), tuple(link.href for link in fragment_links), link_lines, card)
+        return cls(card.file_name if card is not None else None, frozenset(link.target for link in fragment_links),
+                   links.encode())
 
 
 class LinkedPages(Mapping[str, "ParsedPage"]):
@@ -119,10 +133,10 @@ class LinkedPages(Mapping[str, "ParsedPage"]):
     def __getitem__(self, output: str) -> ParsedPage:
         found = self._parsed.get(output)
         if found is None:
-            from gpuguide.build.link_check import ParsedPage
+            from gpuguide.build.link_check import ParsedPage, resolve_links
 
             links = self._entries[output].links
-            found = self._parsed[output] = ParsedPage(links.ids, links.fragment_links)
+            found = self._parsed[output] = ParsedPage(links.ids, resolve_links(output, links.fragment_links))
         return found
 
     def __contains__(self, output: object) -> bool:
@@ -133,14 +147,6 @@ class LinkedPages(Mapping[str, "ParsedPage"]):
 
     def __len__(self) -> int:
         return len(self._entries.keys() | self._parsed.keys())
-
-
-def anchor_targets(output: str, links: Iterable[str]) -> frozenset[str]:
-    """The pages the #fragment links of the page at ``output`` point to: when none of them is
-    rendered again, its anchors cannot have gone, and its links need no check."""
-    from gpuguide.build.link_check import link_target
-
-    return frozenset(target for link in links if "#" in link and (target := link_target(output, link)) is not None)
 
 
 class BuildCache:

@@ -224,7 +224,7 @@ class _Build:
             *render_pages(self.renderer, self.work.render, self.staging, progress, self.options.parallel),
             *resplice(self.renderer, self.work.respliced, self.project.site_dir, self.staging)]}
         self.site_wide, self.root_card = _site_wide_pages(self.renderer, self.site)
-        self.site_wide_parsed = {output: parse_page(html) for output, html in self.site_wide.items()}
+        self.site_wide_parsed = {output: parse_page(html, output) for output, html in self.site_wide.items()}
         self.timer.done(f"render {len(self.work.render)} pages, {len(self.work.respliced)} menus")
 
     def check(self) -> None:
@@ -240,7 +240,6 @@ class _Build:
         """Into site/: the pages rendered now, the kept pages' and cards' files left or linked again,
         the sitemap, the assets, the search index when a page changed (or site/ has none)."""
         from gpuguide.build.card_cache import BuildCards
-        from gpuguide.build.page_cache import PageEntry
         from gpuguide.build.render_plan import publish_mode
         from gpuguide.build.search import build_search_index
         from gpuguide.build.sitemap import site_files, sitemap_xml
@@ -255,9 +254,7 @@ class _Build:
         self.texts = {**self.site_wide, **site_files(self.sitemap, site.dataset)}
         self.entries = dict(work.reused)
         for output in written:
-            page = self.rendered[output]
-            self.entries[output] = PageEntry.rendered(output, work.keys[output], page.reads, page.size, page.mtime_ns,
-                                                      page.parsed, page.link_lines, page.card, page.menu)
+            self.entries[output] = self.rendered[output].entry(work.keys[output])
         index_search = self.options.search and (bool(self.rendered) or not (project.site_dir / "pagefind").is_dir())
         intact = manifest.unchanged_files(project.site_dir, self.last, cards.kept)
         cards.redraw_lost(intact)

@@ -24,7 +24,7 @@ from typing import Callable
 
 from gpuguide import atomic
 from gpuguide.build import publish
-from gpuguide.build.page_cache import LinkedPages, PageEntry
+from gpuguide.build.page_cache import LinkedPages, LinkRecord, PageEntry
 from gpuguide.build.link_check import check_links, parse_page
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.manifest import site_edit
@@ -150,7 +150,7 @@ class DevSession:
             check_translations(Library(tuple(pair)), built.site.dataset, problems)
         problems.raise_if_errors(self.options.strict)
         # Links: the edited pages' own, and every anchor link other pages make (a heading's id may have gone).
-        fresh = {output: parse_page(html) for output, html in outputs.items()}
+        fresh = {output: parse_page(html, output) for output, html in outputs.items()}
         parsed = LinkedPages(fresh, built.entries)
         sources = {page.output_path: page.source for page in library.published}
         if self.anchor_links_to is None:
@@ -171,9 +171,9 @@ class DevSession:
                 stat = target.stat()
                 self._index_anchor_links(output, built.entries[output].anchor_targets, add=False)
                 last = built.entries[output]
-                built.entries[output] = PageEntry.rendered(output, last.key, last.reads, stat.st_size, stat.st_mtime_ns,
-                                                           fresh[output], link_lines.get(output, {}), last.links.card,
-                                                           menus[output])
+                links = LinkRecord.of(fresh[output], link_lines.get(output, {}), last.links.card)
+                built.entries[output] = PageEntry.rendered(last.key, last.reads, stat.st_size, stat.st_mtime_ns,
+                                                           links, menus[output])
                 self._index_anchor_links(output, built.entries[output].anchor_targets, add=True)
         return len(outputs)
 

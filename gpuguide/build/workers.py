@@ -12,8 +12,8 @@ from typing import Callable
 
 from gpuguide import collector
 from gpuguide.build.card_cache import ensure_drawn
-from gpuguide.build.link_check import ParsedPage, parse_page
-from gpuguide.build.page_cache import PageEntry
+from gpuguide.build.link_check import ParsedPage, parse_page, resolve_links
+from gpuguide.build.page_cache import LinkRecord, PageEntry, PageKey
 from gpuguide.errors import Problem
 from gpuguide.processes import die_with_parent
 from gpuguide.render import shell
@@ -45,6 +45,12 @@ class RenderedPage:
     html: bytes | None = None  # kept only when not written (``build.py check``)
     card: Card | None = None  # its sharing card, drawn into the build cache
     menu: str = ""  # its use-case menu's digest and places (``render.shell.record``)
+    record: LinkRecord | None = None  # what its cache entry keeps of its links and card (when written)
+
+    def entry(self, key: PageKey) -> PageEntry:
+        """Its build cache entry, under ``key``: a page written has everything it needs."""
+        assert self.record is not None
+        return PageEntry.rendered(key, self.reads, self.size, self.mtime_ns, self.record, self.menu)
 
 
 def write_file(target: str, data: bytes) -> os.stat_result:
@@ -77,14 +83,16 @@ def render_one(renderer: PageRenderer, page: Page, staging: Path | None) -> Rend
     if output.html is None:
         return RenderedPage(path, False, problems, reads, ParsedPage(), output.link_lines)
     data = output.html.encode("utf-8")
+    parsed = parse_page(data, path)
     if staging is None:
-        return RenderedPage(path, False, problems, reads, parse_page(data), output.link_lines, html=data)
+        return RenderedPage(path, False, problems, reads, parsed, output.link_lines, html=data)
     stat = write_file(os.path.join(staging, path), data)
     if output.card is not None and renderer.card_cache is not None:
         ensure_drawn(output.card, renderer.card_cache)
-    return RenderedPage(path, True, problems, reads, parse_page(data), output.link_lines, stat.st_size,
+    return RenderedPage(path, True, problems, reads, parsed, output.link_lines, stat.st_size,
                         stat.st_mtime_ns, card=output.card,
-                        menu=shell.record(renderer.views[page.lang].menu_digest, output.menu_spans))
+                        menu=shell.record(renderer.views[page.lang].menu_digest, output.menu_spans),
+                        record=LinkRecord.of(parsed, output.link_lines, output.card))
 
 
 def resplice(renderer: PageRenderer, entries: dict[int, PageEntry], site_dir: Path,
@@ -111,9 +119,10 @@ def _resplice_one(renderer: PageRenderer, page: Page, entry: PageEntry, site_dir
     links = entry.links
     if links.card is not None and renderer.card_cache is not None:
         ensure_drawn(links.card, renderer.card_cache)
-    return RenderedPage(path, True, [], entry.reads, ParsedPage(links.ids, list(links.fragment_links)), links.link_lines,
-                        stat.st_size, stat.st_mtime_ns, card=links.card,
-                        menu=shell.record(renderer.views[page.lang].menu_digest, moved))
+    return RenderedPage(path, True, [], entry.reads, ParsedPage(links.ids, resolve_links(path, links.fragment_links)),
+                        links.link_lines, stat.st_size, stat.st_mtime_ns, card=links.card,
+                        menu=shell.record(renderer.views[page.lang].menu_digest, moved),
+                        record=LinkRecord(entry.card_file, entry.anchor_targets, entry.links_text))
 
 
 # Set before forking the pool; workers inherit them.

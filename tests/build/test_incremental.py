@@ -297,22 +297,27 @@ def test_front_matter_from_the_content_cache_still_points_at_its_lines(project: 
 
 
 def test_the_saved_cache_loads_back_equal_with_each_list_of_reads_shared(project: Project):
-    from gpuguide.build.link_check import ParsedPage
-    from gpuguide.build.page_cache import BuildCache, PageEntry, PageLinks
+    from gpuguide.build.link_check import ParsedPage, resolve_links
+    from gpuguide.build.page_cache import BuildCache, LinkRecord, PageEntry, PageLinks
     from gpuguide.render.cards import Card
 
     saved = BuildCache.load(project, "key")  # another key: nothing
     assert saved.pages == {}
     card = Card("EverXCloud", "Title", ("≈ 10B",))
-    parsed = ParsedPage({"main"}, ["#main", "../other/"])
-    entries = {output: PageEntry.rendered(output, ("layout-digest", f"body-{n}", f"meta-{n}", None),
-                                          (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), n, n, parsed,
-                                          {"#main": 3}, card if n else None, f"menu-digest {n} {n + 40}")
+
+    def record(output: str, n: int) -> LinkRecord:
+        parsed = ParsedPage({"main"}, resolve_links(output, ["#main", "../other/", "https://example.com/#x"]))
+        return LinkRecord.of(parsed, {"#main": 3}, card if n else None)
+
+    entries = {output: PageEntry.rendered(("layout-digest", f"body-{n}", f"meta-{n}", None),
+                                          (("gpus", "h100-sxm"), ("ui-en", f"s{n % 2}")), n, n, record(output, n),
+                                          f"menu-digest {n} {n + 40}")
                for n, output in enumerate(["en/a/index.html", "en/b/index.html", "en/c/index.html"])}
     BuildCache("key", entries, "<urlset/>", {("gpus", "h100-sxm"): "d1"}).save(project)
     loaded = BuildCache.load(project, "key")
     assert loaded.pages == entries and loaded.sitemap == "<urlset/>" and loaded.records == {("gpus", "h100-sxm"): "d1"}
-    # Only the links with a #fragment are kept (the others resolve while the set of pages is the same).
+    # Only the internal links with a #fragment are kept (the others resolve while the set of pages is
+    # the same; external ones are not checked).
     assert loaded.pages["en/b/index.html"].links == PageLinks(frozenset({"main"}), ("#main",), {"#main": 3}, card)
     assert loaded.pages["en/b/index.html"].anchor_targets == {"en/b/index.html"}
     assert loaded.pages["en/b/index.html"].card_file == card.file_name and loaded.pages["en/a/index.html"].card_file is None

@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 from sites import edit, fingerprint, tiny_project
 
 from gpuguide.build import workers
-from gpuguide.build.link_check import parse_page
+from gpuguide.build.link_check import link_target, parse_page
 from gpuguide.build.pipeline import Options, Site, load
 from gpuguide.build.workers import render_one, render_pages, write_file
 from gpuguide.errors import Problems
@@ -66,9 +66,11 @@ def _page(site: Site, output: str) -> Page:
     return next(page for page in site.library.published if page.output_path == output)
 
 
-def _soup_links(soup: BeautifulSoup) -> list[str]:
-    return sorted([tag["href"] for tag in soup.find_all(["a", "link"], href=True)]
-                  + [tag["src"] for tag in soup.find_all(["img", "script"], src=True)])
+def _soup_links(soup: BeautifulSoup, output: str) -> list[str]:
+    """The page's internal addresses, each once, found by another parser."""
+    hrefs = ([tag["href"] for tag in soup.find_all(["a", "link"], href=True)]
+             + [tag["src"] for tag in soup.find_all(["img", "script"], src=True)])
+    return sorted({href for href in hrefs if link_target(output, href) is not None})
 
 
 def test_render_one_without_staging_keeps_the_html_and_writes_nothing(tiny_loaded, tmp_path: Path):
@@ -82,7 +84,8 @@ def test_render_one_without_staging_keeps_the_html_and_writes_nothing(tiny_loade
     assert soup.html["lang"] == "fr"
     # base_url of the tiny site's data/site.yaml, then the page's URL.
     assert soup.find("link", rel="canonical")["href"] == "https://tiny.example.com/fr/entrainement/"
-    assert sorted(result.parsed.links) == _soup_links(soup)
+    assert sorted(link.href for link in result.parsed.links) == _soup_links(soup, "fr/entrainement/index.html")
+    assert all(link.target == link_target("fr/entrainement/index.html", link.href) for link in result.parsed.links)
     assert {tag["id"] for tag in soup.find_all(id=True)} <= set(result.parsed.ids)
     # The Markdown link to methodologie.md (line 25 of the source) became the page's relative URL.
     assert result.link_lines == {"../methodologie/": 25}
@@ -103,7 +106,7 @@ def test_render_one_writes_the_page_into_staging_and_draws_its_card(tiny_loaded,
     assert target.read_bytes() == kept.html  # the same page as when only checked
     stat = target.stat()
     assert (result.size, result.mtime_ns) == (stat.st_size, stat.st_mtime_ns)
-    assert set(result.parsed.ids) == set(parse_page(target.read_bytes()).ids)
+    assert result.parsed == parse_page(target.read_bytes(), "fr/entrainement/index.html")
     assert result.card is not None and result.card.title in BeautifulSoup(kept.html, "lxml").title.get_text()
     assert os.listdir(tmp_path / "cards") == [result.card.file_name]
     assert fingerprint(staging).keys() == {"fr/entrainement/index.html"}  # nothing else written
