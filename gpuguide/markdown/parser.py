@@ -28,6 +28,7 @@ from gpuguide.markdown.html_renderer import SiteRenderer
 from gpuguide.markdown.links import links_plugin
 from gpuguide.markdown.plain_inline import plain_inline_plugin
 from gpuguide.markdown.shortcodes import shortcodes_plugin
+from gpuguide.markdown.table_rows import table_rows_plugin
 from gpuguide.markdown.tables import tables_plugin
 from gpuguide.markdown.typography_rule import typography_plugin
 
@@ -35,8 +36,9 @@ from gpuguide.markdown.typography_rule import typography_plugin
 @lru_cache(maxsize=2)
 def markdown_parser(shortcuts: bool = True) -> MarkdownIt:
     """The site's parser: CommonMark with tables, and the plugins below (order matters).
-    ``shortcuts``: with the shortcut for inline content without markup and the faster renderer
-    (off: markdown-it's own inline rule and renderer, which the tests compare them with)."""
+    ``shortcuts``: with the shortcut for inline content without markup, the faster renderer and
+    the faster table rows (off: markdown-it's own inline rule, renderer and table rule, which the
+    tests compare them with)."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False},
                     renderer_cls=SiteRenderer if shortcuts else RendererHTML).enable("table")
     md.use(container_plugin, "faq")
@@ -47,6 +49,7 @@ def markdown_parser(shortcuts: bool = True) -> MarkdownIt:
     md.use(tables_plugin)  # after the typography: captions taken from headings read as they do
     md.use(heading_links_plugin)
     if shortcuts:
+        md.use(table_rows_plugin)
         md.use(plain_inline_plugin)  # last: it checks the inline rules the plugins above left
     return md
 

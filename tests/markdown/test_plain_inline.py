@@ -1,8 +1,9 @@
 """The Markdown shortcuts give markdown-it's own result: the shortcut for inline content without
-markup (``markdown.plain_inline``) the same tokens as markdown-it's inline rule, the faster renderer
-(``markdown.html_renderer``) the same HTML as markdown-it's, with the site's plugins and without
-them, on the CommonMark spec examples, markdown-it's GFM table and extra fixtures, table cells as
-the site writes them and every page of the site in both languages."""
+markup (``markdown.plain_inline``) the same tokens as markdown-it's inline rule, the table rule
+splitting rows by ``str.split`` (``markdown.table_rows``) the same tokens as markdown-it's, the
+faster renderer (``markdown.html_renderer``) the same HTML as markdown-it's, with the site's plugins
+and without them, on the CommonMark spec examples, markdown-it's GFM table and extra fixtures, table
+cells as the site writes them and every page of the site in both languages."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from markdown_it.utils import read_fixture_file
 
 from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext
-from gpuguide.markdown import plain_inline
+from gpuguide.markdown import plain_inline, table_rows
 from gpuguide.markdown.html_renderer import SiteRenderer
 from gpuguide.markdown.parser import markdown_parser
 from gpuguide.structure.dataset import Dataset, load_dataset
@@ -40,7 +41,8 @@ CASES = _cases()
 
 #: markdown-it alone, CommonMark with tables (what its own tests check), and the same with the shortcuts.
 STOCK = MarkdownIt("commonmark").enable("table")
-SHORTCUTS = MarkdownIt("commonmark", renderer_cls=SiteRenderer).enable("table").use(plain_inline.plain_inline_plugin)
+SHORTCUTS = (MarkdownIt("commonmark", renderer_cls=SiteRenderer).enable("table").use(table_rows.table_rows_plugin)
+             .use(plain_inline.plain_inline_plugin))
 
 #: Cells, items and headings as the site's pages write them, plain and not.
 SITE_LIKE = [
@@ -83,6 +85,25 @@ def test_the_site_parser_uses_the_shortcuts() -> None:
     md = markdown_parser()
     assert isinstance(md.renderer, SiteRenderer) and plain_inline.applies(md)
     assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "inline") is plain_inline._inline
+    table = next(rule for rule in md.block.ruler.__rules__ if rule.name == "table")
+    stock = next(rule for rule in STOCK.block.ruler.__rules__ if rule.name == "table")
+    assert table.fn is not stock.fn and table.fn.__code__ is stock.fn.__code__ and table.alt == stock.alt
+    assert table.fn.__globals__["escapedSplit"] is table_rows.split_row
+
+
+def test_the_table_rows_stand_aside_for_a_table_rule_of_another_plugin() -> None:
+    md = MarkdownIt("commonmark").enable("table")
+    other = lambda state, start, end, silent: False  # noqa: E731
+    md.block.ruler.at("table", other)
+    md.use(table_rows.table_rows_plugin)
+    assert not table_rows.applies(md)
+    assert next(rule.fn for rule in md.block.ruler.__rules__ if rule.name == "table") is other
+
+
+@pytest.mark.parametrize("row", ["| a | b |", "a|b", "|", "", "| a \\| b |", "\\|\\\\|x", "| `a\\|b` | c\\ |"])
+def test_a_row_is_split_as_markdown_it_splits_it(row: str) -> None:
+    stock_split = table_rows._escaped_split
+    assert stock_split is not None and table_rows.split_row(row) == stock_split(row)
 
 
 def test_the_shortcut_stands_aside_for_a_parser_it_was_not_written_for() -> None:
