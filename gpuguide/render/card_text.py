@@ -54,6 +54,7 @@ class Face:
         self._glyphs: dict[str, Glyph] = {}
         self._kerning: dict[str, float] = {}
         self._words: dict[str, float] = {}
+        self._word_rows: dict[str, tuple[int, int]] = {}
 
     def _glyph(self, char: str) -> Glyph:
         found = self._glyphs.get(char)
@@ -133,13 +134,25 @@ class Face:
 
     def rows(self, text: str, y: int) -> tuple[int, int]:
         """The rows ``draw`` may ink for ``text`` with its top at ``y``, from the first to past the
-        last (the glyphs' boxes)."""
+        last (the glyphs' boxes): the extremes of its words', each found once (the cards of a site
+        draw the same words; a space inks nothing)."""
         first, last = 0, 0
-        for char in text:
+        known = self._word_rows
+        for word in text.split(" "):
+            rows = known.get(word) or self._rows_of(word)
+            first, last = min(first, rows[0]), max(last, rows[1])
+        return y + first, y + last
+
+    def _rows_of(self, word: str) -> tuple[int, int]:
+        first, last = 0, 0
+        for char in word:
             core, _, top, _, bottom = self._glyphs.get(char) or self._glyph(char)
             if core is not None:
                 first, last = min(first, top), max(last, bottom)
-        return y + first, y + last
+        if len(self._word_rows) > 65536:
+            self._word_rows.clear()
+        self._word_rows[word] = (first, last)
+        return first, last
 
 
 #: A glyph rasterised once: its mask (Pillow's core image, None for a space), its box's left and

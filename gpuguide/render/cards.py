@@ -27,6 +27,9 @@ DESIGN = 5
 CARD_FILE = "og.png"
 WIDTH, HEIGHT = 1200, 630  # the size Open Graph and Twitter's large cards expect
 MARGIN = 72
+#: Cards are drawn two pixels wider, those two left at index 0: packed four bits a pixel, each row
+#: then starts with a zero byte, which is the PNG's filter byte (``palette_png.scanline_band``).
+PAD = 2
 BACKGROUND = (11, 92, 173)  # the site's accent blue
 INK = (255, 255, 255)
 
@@ -76,10 +79,10 @@ def _background(site_name: str) -> Image.Image:
     # page fault (141 a card when a card copied the whole image: 4.97 s against 4.34 s for a corpus
     # build's 2,157 cards, 2026-12-03). Its block allocator's pool, off by default (``PILLOW_BLOCKS_MAX``).
     Image.core.set_blocks_max(max(Image.core.get_blocks_max(), 4))
-    image = Image.new("L", (WIDTH, HEIGHT), 0)
+    image = Image.new("L", (PAD + WIDTH, HEIGHT), 0)
     pen = ImageDraw.Draw(image)
-    pen.text((MARGIN, MARGIN), drawable(site_name), font=font(True, 38), fill=SITE_NAME)
-    pen.rectangle((MARGIN, MARGIN + 62, MARGIN + 96, MARGIN + 68), fill=WHITE)
+    pen.text((PAD + MARGIN, MARGIN), drawable(site_name), font=font(True, 38), fill=SITE_NAME)
+    pen.rectangle((PAD + MARGIN, MARGIN + 62, PAD + MARGIN + 96, MARGIN + 68), fill=WHITE)
     return image
 
 
@@ -110,13 +113,13 @@ def draw(card: Card) -> bytes:
     for start, end in _runs(spans):
         if start > row:
             bands.append(_background_band(card.site_name, row, start))
-        strip = background.crop((0, start, WIDTH, end))
+        strip = background.crop((0, start, PAD + WIDTH, end))
         pen = ImageDraw.Draw(strip)
         for (face, y, text, level), (first, last) in zip(lines, spans):
             if first < end and last > start:  # the line is in this run
-                face.draw(pen, (MARGIN, y - start), text, level)
+                face.draw(pen, (PAD + MARGIN, y - start), text, level)
         # The levels are the palette's indexes: the PNG holds them as they are, 4 bits each.
-        bands.append(palette_png.band(strip.tobytes("raw", "L;4"), WIDTH))
+        bands.append(palette_png.scanline_band(strip.tobytes("raw", "L;4"), WIDTH))
         row = end
     if row < HEIGHT:
         bands.append(_background_band(card.site_name, row, HEIGHT))
@@ -159,9 +162,9 @@ def drawn(card: Card) -> tuple[Image.Image, list[tuple[int, int]]]:
     pen = ImageDraw.Draw(image)
     inked = []
     for face, y, text, level in _lines(card):
-        face.draw(pen, (MARGIN, y), text, level)
+        face.draw(pen, (PAD + MARGIN, y), text, level)
         inked.append(face.rows(text, y))
-    return image, _runs(inked)
+    return image.crop((PAD, 0, PAD + WIDTH, HEIGHT)), _runs(inked)
 
 
 def _runs(inked: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -180,8 +183,8 @@ def _runs(inked: list[tuple[int, int]]) -> list[tuple[int, int]]:
 @lru_cache(maxsize=64)
 def _background_band(site_name: str, start: int, end: int) -> palette_png.Band:
     """Rows ``start`` to ``end`` of the site's background, compressed once for all its cards."""
-    stride = (WIDTH + 1) // 2
-    return palette_png.band(_background(site_name).tobytes("raw", "L;4")[start * stride:end * stride], WIDTH)
+    stride = (PAD + WIDTH + 1) // 2
+    return palette_png.scanline_band(_background(site_name).tobytes("raw", "L;4")[start * stride:end * stride], WIDTH)
 
 
 def shorten(text: str, limit: int = 200) -> str:

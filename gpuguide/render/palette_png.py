@@ -49,7 +49,20 @@ def band(packed: bytes, width: int) -> Band:
     stride = (width + 1) // 2
     if len(packed) % stride:
         raise ValueError(f"{len(packed)} bytes are not rows of {stride}")
-    rows = b"".join([b"\0" + packed[offset:offset + stride] for offset in range(0, len(packed), stride)])
+    return scanline_band(b"".join([b"\0" + packed[offset:offset + stride] for offset in range(0, len(packed), stride)]),
+                         width)
+
+
+def scanline_band(rows: bytes, width: int) -> Band:
+    """The band of ``rows`` as the PNG holds them: each row its filter byte 0, then its 4-bit indexes
+    packed two to a byte. An image two pixels wider than the PNG, its first two pixels at index 0,
+    packs into exactly that (``render.cards`` draws so: no copy of each row to put its byte before it).
+
+    >>> scanline_band(bytes([0, 0x01, 0xEF]), 4) == band(bytes([0x01, 0xEF]), 4)
+    True
+    """
+    if len(rows) % ((width + 1) // 2 + 1):
+        raise ValueError(f"{len(rows)} bytes are not rows of {width} pixels and their filter byte")
     compressor = _compressor()
     # A full flush ends the band as a sync flush does and forgets its rows: the next band never
     # refers back to them, so each band is compressed as by a compressor of its own (the same bytes,
