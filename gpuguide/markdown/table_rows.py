@@ -42,13 +42,17 @@ def _with_split_row() -> Any:
 
 def applies(md: MarkdownIt) -> bool:
     """Whether this parser's table rule is markdown-it's own, splitting rows with ``escapedSplit``."""
-    rule = next((rule for rule in md.block.ruler.__rules__ if rule.name == "table"), None)
+    rule = _table_rule(md)
     return (rule is not None and rule.fn is markdown_it_table and _escaped_split is not None
             and "escapedSplit" in markdown_it_table.__code__.co_names)
 
 
 def table_rows_plugin(md: MarkdownIt) -> None:
     """Use markdown-it's table rule with ``split_row`` in place of its own, where it applies."""
-    if applies(md):
-        rule = next(rule for rule in md.block.ruler.__rules__ if rule.name == "table")
+    rule = _table_rule(md)
+    if rule is not None and applies(md):
         md.block.ruler.at("table", _with_split_row(), {"alt": list(rule.alt)})
+
+
+def _table_rule(md: MarkdownIt) -> Any:
+    return next((rule for rule in md.block.ruler.__rules__ if rule.name == "table"), None)
