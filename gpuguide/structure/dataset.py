@@ -7,7 +7,7 @@ import datetime as dt
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence, TypeVar
+from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.anchors import Anchor, AnchorFile
@@ -20,7 +20,7 @@ from gpuguide.structure.project_files import read_text
 from gpuguide.structure.schema import validate
 from gpuguide.structure.site_config import SiteConfig, UseCaseFile
 from gpuguide.structure.ui_strings import UiString, UiStrings, check_ui_string_forms, check_ui_strings_complete
-from gpuguide.structure.yaml_documents import YamlDocument, parse_yaml
+from gpuguide.structure.yaml_documents import DocumentCache, YamlDocument, parse_yaml
 
 
 @dataclass
@@ -39,7 +39,7 @@ class Dataset:
     anchors: list[Anchor] = dataclasses.field(default_factory=list)  # published figures to check against
     benchmarks: Mapping[str, Benchmark] = dataclasses.field(default_factory=dict)  # what the measurements ran
     measurements: Sequence[Measurement] = ()  # published results, in file order
-    ui_lines: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)  # language → UI string → its line
+    ui_lines: Mapping[str, Mapping[str, int]] = dataclasses.field(default_factory=dict)  # language → UI string → its line
 
     def price(self, gpu_id: str) -> Price | None:
         return self.prices.get(gpu_id)
@@ -58,6 +58,33 @@ class Dataset:
 Record = TypeVar("Record", Gpu, LlmModel, DiffusionModel)
 
 
+class UiLines(Mapping[str, int]):
+    """Each UI string's line in its file (key "": the ``strings:`` line), found when first asked
+    for, which only a problem to report does: a document from the cache (``DocumentCache``) has
+    to parse its text again for positions."""
+
+    def __init__(self, document: YamlDocument, keys: Sequence[str]):
+        self._document, self._keys = document, keys
+        self._lines: dict[str, int] | None = None
+
+    @property
+    def lines(self) -> dict[str, int]:
+        if self._lines is None:
+            position = self._document.position
+            self._lines = {key: position(("strings", key)).line for key in self._keys}
+            self._lines[""] = position(("strings",)).line  # where a missing one goes
+        return self._lines
+
+    def __getitem__(self, key: str) -> int:
+        return self.lines[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+
 def _by_id(records: Sequence[Record], document: YamlDocument, key: str, path: Path, problems: Problems,
            what: str) -> dict[str, Record]:
     """Index ``records`` (the list at ``key`` in ``document``) by id, in file order; report duplicates."""
@@ -71,15 +98,19 @@ def _by_id(records: Sequence[Record], document: YamlDocument, key: str, path: Pa
     return index
 
 
-def _load(path: Path, problems: Problems) -> YamlDocument | None:
-    text = read_text(path, problems)  # through the gate; a missing file is reported there
-    return None if text is None else parse_yaml(text, path, problems)
-
-
-def load_dataset(data_dir: Path, problems: Problems, keep_partial: bool = False) -> Dataset | None:
+def load_dataset(data_dir: Path, problems: Problems, keep_partial: bool = False,
+                 documents: DocumentCache | None = None) -> Dataset | None:
     """Load and validate ``data/``; report every problem; None when any was an error (with
-    ``keep_partial``: unless only the prices, anchors or measurements failed, loaded empty)."""
+    ``keep_partial``: unless only the prices, anchors or measurements failed, loaded empty).
+    ``documents``: the files' YAML as last parsed, read and refreshed."""
     before = len(problems.errors)
+
+    def _load(path: Path, problems: Problems) -> YamlDocument | None:
+        text = read_text(path, problems)  # through the gate; a missing file is reported there
+        if text is None:
+            return None
+        return documents.parse(text, path, problems) if documents is not None else parse_yaml(text, path, problems)
+
     files = {
         "config": data_dir / "site.yaml",
         "gpus": data_dir / "gpus.yaml",
@@ -143,7 +174,7 @@ def load_dataset(data_dir: Path, problems: Problems, keep_partial: bool = False)
                     if measurement_doc and model_file else None)
 
     strings: dict[str, dict[str, UiString]] = {}
-    ui_lines: dict[str, dict[str, int]] = {}
+    ui_lines: dict[str, UiLines] = {}
     if config:
         for language in config.languages:
             path = data_dir / "ui" / f"{language}.yaml"
@@ -158,8 +189,7 @@ def load_dataset(data_dir: Path, problems: Problems, keep_partial: bool = False)
             ui = validate(UiStrings, doc, path, problems) if doc else None
             if ui and doc:
                 strings[language] = dict(ui.strings)
-                ui_lines[language] = {key: doc.position(("strings", key)).line for key in ui.strings}
-                ui_lines[language][""] = doc.position(("strings",)).line  # where a missing one goes
+                ui_lines[language] = UiLines(doc, list(ui.strings))
                 check_ui_string_forms(ui, doc, path, problems)
         check_ui_strings_complete(strings, files, ui_lines, problems)
 

@@ -4,6 +4,7 @@ formed, and every language defining every string with the same placeholders."""
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Literal
 
 from gpuguide.errors import Problems
@@ -28,23 +29,27 @@ def _ui_string_forms(value: UiString) -> list[str]:
 def check_ui_string_forms(ui: UiStrings, doc: YamlDocument, path: Path, problems: Problems) -> None:
     """Each UI string is text with plain ``{name}`` placeholders; plural forms include ``other``."""
     for key, value in ui.strings.items():
-        pos = doc.position(("strings", key))
+        # Asked only for a problem: a document from the cache parses its text again for positions.
+        def where(key: str = key) -> tuple[int, int]:
+            pos = doc.position(("strings", key))
+            return pos.line, pos.column
+
         if isinstance(value, dict) and "other" not in value:
-            problems.error(path, pos.line, pos.column, f"the UI string `{key}` has no `other` form",
+            problems.error(path, *where(), f"the UI string `{key}` has no `other` form",
                            "plural forms are chosen by CLDR category; `other` is the one every language has")
         for text in _ui_string_forms(value):
             if not text.strip():
-                problems.error(path, pos.line, pos.column, f"the UI string `{key}` is empty", "write its text")
+                problems.error(path, *where(), f"the UI string `{key}` is empty", "write its text")
                 continue
             try:
                 placeholders(text)
             except ValueError as exc:
-                problems.error(path, pos.line, pos.column, f"the UI string `{key}`: {exc}",
+                problems.error(path, *where(), f"the UI string `{key}`: {exc}",
                                "write braces only around a placeholder name; `{{` and `}}` print a brace")
 
 
 def check_ui_strings_complete(strings: dict[str, dict[str, UiString]], files: dict[str, Path],
-                               lines: dict[str, dict[str, int]], problems: Problems) -> None:
+                               lines: Mapping[str, Mapping[str, int]], problems: Problems) -> None:
     """Every language defines every UI string, with the same placeholders: a missing one is an
     error, never a fallback, and a placeholder only one language uses would never be filled."""
     every_key = set().union(*strings.values()) if strings else set()
