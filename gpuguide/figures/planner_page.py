@@ -31,12 +31,13 @@ TEXTS = ("tokens_per_second_upper_bound", "seconds_lower_bound", "usd_lower_boun
          "planner_cheapest", "planner_no_rental", "plan_configuration", "planner_served", "planner_not_served",
          "planner_loading", "planner_load_failed", "planner_model_page")
 
-#: Where a model page's planner gets its program from: (model, ``planner.offers(...)``) → its JSON.
-ProgramSource = Callable[[ModelShape, tuple[ServingGpu, ...]], dict[str, Any]]
+#: Where a model page's planner gets its program from: (model, ``planner.offers(...)``) → its JSON
+#: data (or, from the build's ``ProgramStore``, that data already written as JSON text).
+ProgramSource = Callable[[ModelShape, tuple[ServingGpu, ...]], Any]
 #: The models a GPU page's program answers: (model id, its shape), in the data's order.
 GpuModels = tuple[tuple[str, ModelShape], ...]
 #: Where a GPU page's planner gets its program from: (the GPU with its price, the models) → its JSON.
-GpuProgramSource = Callable[[ServingGpu, GpuModels], dict[str, Any]]
+GpuProgramSource = Callable[[ServingGpu, GpuModels], Any]
 
 #: The inputs' bounds: a context of at least one token, 1 to 1,024 users, a speed up to 10,000 tokens/s.
 MAX_USERS = 1024

@@ -21,7 +21,7 @@ from gpuguide.structure.project_files import RefusedFile, read_project_file
 def make_environment(templates_dir: Path, cache_dir: Path | None = None, root: Path | None = None) -> jinja2.Environment:
     """Autoescape on, undefined variables are errors; one environment per build. Templates are read
     through the build's gate, within the project ``root`` (by default the templates' parent)."""
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=GatedLoader(templates_dir, root if root is not None else templates_dir.parent),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -35,6 +35,49 @@ def make_environment(templates_dir: Path, cache_dir: Path | None = None, root: P
         # rebuild compiles nothing.
         bytecode_cache=_CompiledTemplates(cache_dir) if cache_dir is not None else None,
     )
+    env.policies["json.dumps_function"] = dumps_with_encoded
+    env.policies["json.dumps_kwargs"] = TOJSON_ARGUMENTS
+    return env
+
+
+#: How ``tojson`` writes JSON (Jinja's default: keys sorted), and ``EncodedJson`` with it.
+TOJSON_ARGUMENTS: dict[str, Any] = {"sort_keys": True}
+
+
+class EncodedJson:
+    """A value written as JSON once, the way ``tojson`` writes it, which ``tojson`` then puts in as
+    it is (``dumps_with_encoded``): a planner's program (100 KB of JSON, the same on the pages of
+    every language) is encoded once per build, or read as text from the build cache, instead of
+    on every page that embeds it."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    @classmethod
+    def of(cls, value: Any) -> EncodedJson:
+        return cls(json.dumps(value, **TOJSON_ARGUMENTS))
+
+
+def dumps_with_encoded(value: Any, **arguments: Any) -> str:
+    """``json.dumps(value, **arguments)``, with each ``EncodedJson`` in ``value`` written as its text.
+
+    >>> dumps_with_encoded({"b": EncodedJson.of({"y": [1], "x": "<"}), "a": 1}, sort_keys=True)
+    '{"a": 1, "b": {"x": "<", "y": [1]}}'
+    """
+    texts: list[str] = []
+
+    def encoded(item: Any) -> str:
+        if type(item) is not EncodedJson:
+            raise TypeError(f"Object of type {type(item).__name__} is not JSON serializable")
+        texts.append(item.text)
+        return f"\0{len(texts) - 1}\0"  # a text no page's data holds (a NUL is refused)
+
+    written = json.dumps(value, default=encoded, **arguments)
+    for index, text in enumerate(texts):
+        written = written.replace(f'"\\u0000{index}\\u0000"', text, 1)
+    return written
 
 
 @dataclass(frozen=True)
