@@ -112,8 +112,8 @@ def test_a_use_case_title_renders_the_gpu_pages_again_from_the_programs_kept(
 
 def test_a_damaged_program_is_built_again_and_never_used(built: Path, programs_built: list[str], tmp_path: Path):
     folder = built / ".build-cache" / program_store.FOLDER
-    # A model's program (its rows have launch settings; a GPU's rows have none).
-    damaged = next(path for path in sorted(folder.iterdir()) if b'"settings"' in path.read_bytes())
+    # A model's program (its rows have launch settings; a GPU's rows have none), kept as JSON text.
+    damaged = next(path for path in sorted(folder.iterdir()) if b'\\"settings\\"' in path.read_bytes())
     data = bytearray(damaged.read_bytes())
     data[len(data) // 2] ^= 0x04  # inside the JSON: still JSON, but its checksum no longer matches
     damaged.write_bytes(bytes(data))
