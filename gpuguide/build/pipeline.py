@@ -45,7 +45,6 @@ if TYPE_CHECKING:
     from gpuguide.structure.library import Library
     from gpuguide.structure.loading import ContentCache
     from gpuguide.structure.project_files import FileState
-    from gpuguide.structure.yaml_documents import DocumentCache
 
 log = logging.getLogger("gpuguide")
 
@@ -77,8 +76,7 @@ class Outcome:
 
 
 def load(project: Project, options: Options, content_cache: ContentCache | None = None,
-         states: dict[str, FileState | str] | None = None, report_later: bool = False,
-         documents: DocumentCache | None = None) -> Site:
+         states: dict[str, FileState | str] | None = None, report_later: bool = False) -> Site:
     """Read and validate data and content; raise BuildFailed with every problem found. ``states``:
     the input files' states taken before reading anything (``manifest.input_states``).
     ``report_later``: return the site with its problems when the data still allows rendering (only
@@ -90,6 +88,7 @@ def load(project: Project, options: Options, content_cache: ContentCache | None 
     from gpuguide.structure.validation import check_pages
 
     problems = Problems(project.root)
+    documents = content_cache.documents if content_cache is not None else None
     dataset = load_dataset(project.data_dir, problems, keep_partial=report_later, documents=documents)
     library = load_library(project.content_dir, dataset, problems, content_cache, options.parallel, states)
     if dataset is not None:
@@ -186,13 +185,10 @@ class _Build:
         in memory, so that one run reports every problem at once."""
         from gpuguide.render.renderer import PageRenderer
         from gpuguide.structure.loading import ContentCache
-        from gpuguide.structure.yaml_documents import DocumentCache
 
         project, publishing = self.project, self.publishing
         self.content_cache = ContentCache.load(project.cache_dir / "content.cache", code_version())
-        self.documents = DocumentCache.load(project.cache_dir / "documents.cache", code_version())
-        site = self.site = load(project, self.options, self.content_cache, self.inputs, report_later=True,
-                                documents=self.documents)
+        site = self.site = load(project, self.options, self.content_cache, self.inputs, report_later=True)
         renderer = self.renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir,
                                                 site.problems, project.cache_dir if publishing else None, code_version())
         before_templates = len(site.problems.errors)
@@ -292,7 +288,6 @@ class _Build:
             self.cache.pages, self.cache.sitemap, self.cache.records = self.entries, self.sitemap, self.digests.table
             self.cache.save(project)
             self.content_cache.save(project.cache_dir / "content.cache", code_version())
-            self.documents.save(project.cache_dir / "documents.cache", code_version())
             self.cards.prune()
             others = [*self.texts, *self.assets, *self.cards.published(),
                       *_search_files(project.site_dir, self.options.search)]

@@ -33,7 +33,7 @@ from gpuguide.structure.pages import Page, PageMeta
 from gpuguide.structure.schema import validate
 from gpuguide.structure.shared_facts import share_facts
 from gpuguide.structure.project_files import FileState, Walk, file_state, read_text, walk_files
-from gpuguide.structure.yaml_documents import FRONT_MATTER_OFFSET, YamlDocument, split_front_matter
+from gpuguide.structure.yaml_documents import FRONT_MATTER_OFFSET, DocumentCache, YamlDocument, split_front_matter
 
 
 class ParsedSource(NamedTuple):
@@ -60,21 +60,27 @@ ParsedSources = dict[str, ParsedSource]
 class ContentCache:
     """Each Markdown file's front matter as last parsed and validated, so a load parses only the files
     whose state changed. Valid for one code version; saved as a ``cached.Journal`` (one flat list per
-    file): a build after an edit appends the entries of the files it parsed."""
+    file): a build after an edit appends the entries of the files it parsed. With it, beside it,
+    the data files' YAML (``documents``, read by ``dataset.load_dataset``)."""
 
-    def __init__(self, sources: ParsedSources | None = None, journal: cached.Journal | None = None):
+    DOCUMENTS = "documents.cache"  # in the same folder
+
+    def __init__(self, sources: ParsedSources | None = None, journal: cached.Journal | None = None,
+                 documents: DocumentCache | None = None):
         self.sources: ParsedSources = sources or {}
         self._journal = journal
         self.taken_ns: int | None = None  # when the states of ``sources`` were taken (``load_library``)
+        self.documents = documents if documents is not None else DocumentCache()
 
     @classmethod
     def load(cls, path: Path, key: str) -> ContentCache:
         journal = cached.Journal.load(path, key, _decode_sources)
         # ``load_library`` keeps the very objects loaded for the files unchanged: a later save
         # compares with them.
-        return cls(dict(journal.entries), journal)
+        return cls(dict(journal.entries), journal, DocumentCache.load(path.with_name(cls.DOCUMENTS), key))
 
     def save(self, path: Path, key: str) -> None:
+        self.documents.save(path.with_name(self.DOCUMENTS), key)
         journal = self._journal
         if journal is None or journal.path != path or journal.key != key:
             journal = self._journal = cached.Journal(path, key)

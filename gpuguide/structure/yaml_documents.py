@@ -150,7 +150,7 @@ class DocumentCache:
     they are found again by parsing its text when an error asks for one. Only a document that parsed
     without a problem, of values JSON keeps (and dates), is kept; valid for one code version."""
 
-    def __init__(self, values: dict[str, Any] | None = None):
+    def __init__(self, values: dict[str, Any] | None = None) -> None:
         self.values: dict[str, Any] = values or {}  # digest → value, as loaded
         self.used: dict[str, Any] = {}  # what this load parsed or found: what the next save keeps
 

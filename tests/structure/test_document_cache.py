@@ -132,3 +132,21 @@ def test_a_damaged_or_foreign_cache_file_is_no_cache(data_copy, tmp_path, parses
     assert DocumentCache.load(cache_file, KEY).values == {}
     load_twice(data_copy, cache_file)
     assert DocumentCache.load(cache_file, "another-code-version").values == {}
+
+
+def test_a_build_keeps_the_data_and_a_price_edit_parses_prices_yaml_alone(tmp_path, parses):
+    from sites import build, edit, fingerprint, tiny_project
+
+    root = tiny_project(tmp_path / "tiny")
+    build(root)
+    assert (root / ".build-cache" / "documents.cache").is_file()
+    before = len(parses)
+    edit(root / "data" / "prices.yaml", "card: 0.5", "card: 0.6")
+    build(root)
+    data = {path.read_text(encoding="utf-8") for path in (root / "data").rglob("*.yaml")}
+    # (front matters go through ``parse_yaml`` too: only the data files' texts count here)
+    assert [text for text in parses[before:] if text in data] == [(root / "data" / "prices.yaml").read_text(encoding="utf-8")]
+    clean = tiny_project(tmp_path / "clean")
+    (clean / "data" / "prices.yaml").write_bytes((root / "data" / "prices.yaml").read_bytes())
+    build(clean)
+    assert fingerprint(root / "site") == fingerprint(clean / "site")
