@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
+from gpuguide.cached import cached_property
 from gpuguide.errors import Problems, did_you_mean
 from gpuguide.structure.anchors import Anchor, AnchorFile
 from gpuguide.structure.gpu_specs import Gpu, GpuFile
@@ -65,15 +66,13 @@ class UiLines(Mapping[str, int]):
 
     def __init__(self, document: YamlDocument, keys: Sequence[str]):
         self._document, self._keys = document, keys
-        self._lines: dict[str, int] | None = None
 
-    @property
+    @cached_property
     def lines(self) -> dict[str, int]:
-        if self._lines is None:
-            position = self._document.position
-            self._lines = {key: position(("strings", key)).line for key in self._keys}
-            self._lines[""] = position(("strings",)).line  # where a missing one goes
-        return self._lines
+        position = self._document.position
+        lines = {key: position(("strings", key)).line for key in self._keys}
+        lines[""] = position(("strings",)).line  # where a missing one goes
+        return lines
 
     def __getitem__(self, key: str) -> int:
         return self.lines[key]

@@ -156,8 +156,7 @@ class DocumentCache:
 
     @classmethod
     def load(cls, path: Path, key: str) -> DocumentCache:
-        found = cached.load(path, key, _decode_documents)
-        return cls(found)
+        return cls(cached.load(path, key, _decode_documents))
 
     def save(self, path: Path, key: str) -> None:
         if self.used.keys() != self.values.keys():  # nothing parsed anew, nothing dropped: nothing to write
