@@ -32,7 +32,7 @@ from gpuguide.structure.generated_pages import generated_pages
 from gpuguide.structure.pages import Page, PageMeta
 from gpuguide.structure.schema import validate
 from gpuguide.structure.shared_facts import share_facts
-from gpuguide.structure.project_files import FileState, Walk, file_state, read_text, walk_files
+from gpuguide.structure.project_files import FileState, Walk, file_state, folders_resolved_once, read_text, walk_files
 from gpuguide.structure.yaml_documents import FRONT_MATTER_OFFSET, DocumentCache, YamlDocument, split_front_matter
 
 
@@ -162,6 +162,7 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
     # Nothing cached (a first build, or new code): parse on every core.
     workers = min(os.cpu_count() or 1, 8)
     with contextlib.ExitStack() as stack:
+        stack.enter_context(folders_resolved_once())
         own = len(files)
         found: Iterator[list[tuple[Path, ParsedSource | None]]] = iter(())
         if (parallel and not previous and workers > 1 and len(files) >= PARALLEL_MIN_FILES

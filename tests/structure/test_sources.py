@@ -5,6 +5,7 @@ leading outside the project."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -266,3 +267,27 @@ def test_a_real_folder_is_never_refused_as_a_loop(tmp_path: Path):
     os.symlink(content / "guides", content / "alias")  # `alias` sorts before `guides`
     walk = walk_files(content, tmp_path)
     assert content / "guides" not in dict(walk.refused)
+
+
+def test_folders_resolved_once_resolve_every_path_as_realpath_does(tmp_path: Path):
+    """The gate's memo of resolved folders gives realpath's answer for every kind of path: links in a
+    folder above, a link as the file itself (inside or leaving the project), ``.`` and ``..`` after a
+    link, a missing file; and, once the batch is over, a folder replaced by a link is seen."""
+    from gpuguide.structure.project_files import folders_resolved_once, resolved
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "page.md").write_text("x", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.symlink(tmp_path / "a", tmp_path / "linked")
+    os.symlink(tmp_path / "a" / "b" / "page.md", tmp_path / "a" / "b" / "alias.md")
+    os.symlink(outside, tmp_path / "a" / "b" / "leaves")
+    paths = [tmp_path / "a" / "b" / "page.md", tmp_path / "linked" / "b" / "page.md", tmp_path / "a" / "b" / "alias.md",
+             tmp_path / "a" / "b" / "leaves", f"{tmp_path}/linked/b/../b/page.md", f"{tmp_path}/a/./b/page.md",
+             tmp_path / "a" / "b" / "missing.md", f"{tmp_path}/a/b/..", tmp_path]
+    with folders_resolved_once():
+        for _ in range(2):  # the second time from the memo
+            assert [resolved(path) for path in paths] == [os.path.realpath(path) for path in paths]
+    shutil.rmtree(tmp_path / "a" / "b")
+    os.symlink(outside, tmp_path / "a" / "b")
+    assert resolved(tmp_path / "a" / "b" / "page.md") == str(outside / "page.md")
