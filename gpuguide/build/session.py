@@ -28,7 +28,8 @@ from gpuguide.build.page_cache import LinkedPages, LinkRecord, PageEntry
 from gpuguide.build.link_check import check_links, parse_page
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.manifest import site_edit
-from gpuguide.build.pipeline import Built, Options, Outcome, run
+from gpuguide.build.fingerprints import digest
+from gpuguide.build.pipeline import Built, Options, Outcome, Site, run
 from gpuguide.errors import BuildFailed, Problem, Problems
 from gpuguide.project import Project
 from gpuguide.render.reads import KEYS
@@ -53,7 +54,10 @@ class DevSession:
         # Which pages link to an anchor of each page (made at the first edit, kept up to date): an
         # edit checks those links, not the whole site's.
         self.anchor_links_to: dict[str, set[str]] | None = None
-        self._warmed: object = None  # the dataset whose figures ``warm`` computed
+        # The pages ``warm`` rendered, for the figures of ``_warm_key``: a build that reloads the
+        # same figures (a title, a template edited) resumes the warm, never starts it again.
+        self._warm_key: str | None = None
+        self._warmed: set[str] = set()
 
     def build(self, changed: set[Path] | None = None, search: bool = False) -> Outcome:
         """Rebuild after ``changed`` files (None: unknown, e.g. the first build); raise BuildFailed
@@ -73,15 +77,19 @@ class DevSession:
         pages that read a GPU's record or price, until ``interrupted()``. Their figures (plans,
         bounds, answers: memoised by value) then sit in this process, and the next build's workers,
         forked from it, find them there: after a price edit they compute the changed GPU's only
-        (the real site's price edit: 2.05 -> 1.41 s). Once per loaded dataset; nothing written."""
+        (the real site's price edit: 2.05 -> 1.41 s). Each page once for the same figures, across
+        builds (``_figures_key``); nothing written."""
         from gpuguide.build.fingerprints import code_version
         from gpuguide.render.program_store import FOLDER as PROGRAMS, ProgramStore
         from gpuguide.render.renderer import PageRenderer
 
         built = self.built
-        if built is None or self._warmed is built.site.dataset:
+        if built is None:
             return
         site = built.site
+        key = _figures_key(site)
+        if key != self._warm_key:
+            self._warm_key, self._warmed = key, set()
         renderer = PageRenderer(site.dataset, site.library, site.languages, self.project.templates_dir,
                                 Problems(self.project.root))
         # The programs the build kept, read (never pruned: a build may be writing beside it).
@@ -89,14 +97,15 @@ class DevSession:
         try:
             for page in site.library.published:
                 entry = built.entries.get(page.output_path)
-                if entry is None or not any(table in ("gpus", "prices") and key != KEYS for table, key in entry.reads):
+                if entry is None or page.output_path in self._warmed or not any(
+                        table in ("gpus", "prices") and key != KEYS for table, key in entry.reads):
                     continue
                 if interrupted():
                     return
                 renderer.render(page)
+                self._warmed.add(page.output_path)
         except Exception:  # noqa: BLE001  only a head start: the build itself reports any problem
             pass
-        self._warmed = built.site.dataset
 
     def _edit(self, changed: set[Path]) -> Outcome | None:
         """Rebuild text edits in memory; None when the edit needs the normal build."""
@@ -192,6 +201,17 @@ class DevSession:
         kept = [w for w in built.warnings if os.path.normpath(root / w.path) not in edited]
         built.warnings = sorted({*kept, *problems.warnings})
         return list(built.warnings)
+
+
+def _figures_key(site: Site) -> str:
+    """What the figures a page computes are made of: the records the pages read (GPUs, prices,
+    models) and what every page depends on (``render_plan.global_key``), but no page's texts. Only
+    ``warm`` uses it: a figure it failed to compute ahead is computed by the build."""
+    from gpuguide.build.render_plan import RecordDigests, global_key
+    from gpuguide.render.reads import ALL, TRACKED_TABLES
+
+    records = RecordDigests(site.dataset, site.library).table
+    return digest(global_key(site.dataset, site.library, ()), [records[(name, ALL)] for name in TRACKED_TABLES])
 
 
 __all__ = ["BuildFailed", "DevSession"]

@@ -149,3 +149,26 @@ def test_the_warm_up_stops_at_a_request_and_the_next_build_is_a_clean_builds(tin
     shutil.copyfile(tiny / "data" / "prices.yaml", fresh / "data" / "prices.yaml")
     build(fresh)
     assert fingerprint(fresh / "site") == fingerprint(tiny / "site")
+
+
+def test_the_warm_up_resumes_after_a_build_of_the_same_figures_and_starts_again_after_a_price(tiny: Path,
+                                                                                             renders: list[str]):
+    session = session_for(tiny)
+    renders.clear()
+    session.warm(interrupted=lambda: len(renders) >= 2)
+    first = list(renders)
+    # A title edit: the normal build loads everything again, but no figure a page computes changed.
+    edit(tiny / GUIDE_FR, 'title: "Premier guide"', 'title: "Premier guide, nouveau titre"')
+    session.build({tiny / GUIDE_FR})
+    assert session.built is not None
+    reading = {output for output, entry in session.built.entries.items()
+               if any(table in ("gpus", "prices") and key != "#ids" for table, key in entry.reads)}
+    renders.clear()
+    session.warm(interrupted=lambda: False)
+    assert len(first) == 2 and sorted(renders) == sorted(reading - set(first))
+    # A price: every page that reads one is rendered again for the new figures.
+    edit(tiny / "data" / "prices.yaml", "card: 0.5", "card: 0.65")
+    session.build({tiny / "data" / "prices.yaml"})
+    renders.clear()
+    session.warm(interrupted=lambda: False)
+    assert sorted(renders) == sorted(reading)
