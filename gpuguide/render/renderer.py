@@ -79,7 +79,7 @@ class PageRenderer:
         card: Card | None = None
         spans: shell.Spans = ()
         try:
-            context = self._redirect_context(page, reads) if page.redirects else self._context(page, reads, link_lines)
+            context = self._redirect_context(page, reads) if page.redirects else self.context(page, reads, link_lines)
             card = context["card"] if self.dataset.config.sharing_cards == "per page" else None
             html, filled = shell.fill(self.env.get_template(f"{page.meta.layout}.html").render(context),
                                       ("", "") if page.redirects else self.menu_fragments(page))
@@ -183,7 +183,7 @@ class PageRenderer:
         return CONTEXTS[page.meta.layout](PageInput(page, view, tracked_dataset(self.dataset, reads),
                                                     tracked_language(view.language, reads), _no_markdown, reads))
 
-    def _context(self, page: Page, reads: Reads, link_lines: dict[str, int]) -> dict[str, Any]:
+    def context(self, page: Page, reads: Reads, link_lines: dict[str, int]) -> dict[str, Any]:
         view = self.views[page.lang]
         dataset = tracked_dataset(self.dataset, reads)
         language = tracked_language(view.language, reads)
@@ -335,7 +335,7 @@ class PageRenderer:
         for code in self.views:
             page = self.library.reserved("not_found", code)
             if page is not None:
-                sections.append(self._context(page, Reads(), {}))
+                sections.append(self.context(page, Reads(), {}))
         try:
             return self.env.get_template("not_found_all.html").render(
                 sections=sections, site_name=self.dataset.config.site_name,

@@ -105,17 +105,18 @@ def test_a_server_started_on_a_built_site_edits_in_memory_from_the_first_edit(ti
 
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The pages rendered in this process (by the warm-up, or by a build that does not fork)."""
+    """The pages whose context (figures, tables, body) was computed in this process: by the
+    warm-up, which stops there, or by a build that does not fork."""
     from gpuguide.render.renderer import PageRenderer
 
     rendered: list[str] = []
-    original = PageRenderer.render
+    original = PageRenderer.context
 
-    def counted(self, page):  # type: ignore[no-untyped-def]
+    def counted(self, page, reads, link_lines):  # type: ignore[no-untyped-def]
         rendered.append(page.output_path)
-        return original(self, page)
+        return original(self, page, reads, link_lines)
 
-    monkeypatch.setattr(PageRenderer, "render", counted)
+    monkeypatch.setattr(PageRenderer, "context", counted)
     return rendered
 
 
