@@ -137,7 +137,6 @@ def whole_number(value: int, locale: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-@lru_cache(maxsize=4096)  # a comparison page tests a ratio (``verdict_criteria.standing``), then prints it twice
 def ratio(value: float, locale: str) -> str:
     """A ratio quoted in prose or in a comparison: one decimal (``3,2`` / ``3.2``), more when one
     decimal would read as 1 for a ratio that is not 1 (``1,02``), ``≈ 1`` within a thousandth."""
