@@ -58,6 +58,7 @@ class DevSession:
         # same figures (a title, a template edited) resumes the warm, never starts it again.
         self._warm_key: str | None = None
         self._warmed: set[str] = set()
+        self._keyed: object = None  # the dataset ``_warm_key`` was made from
 
     def build(self, changed: set[Path] | None = None, search: bool = False) -> Outcome:
         """Rebuild after ``changed`` files (None: unknown, e.g. the first build); raise BuildFailed
@@ -85,12 +86,13 @@ class DevSession:
         from gpuguide.render.renderer import PageRenderer
 
         built = self.built
-        if built is None:
+        if built is None or interrupted():
             return
         site = built.site
-        key = _figures_key(site)
-        if key != self._warm_key:
-            self._warm_key, self._warmed = key, set()
+        if site.dataset is not self._keyed:  # a text edit keeps the dataset: no key to make again
+            key, self._keyed = _figures_key(site), site.dataset
+            if key != self._warm_key:
+                self._warm_key, self._warmed = key, set()
         renderer = PageRenderer(site.dataset, site.library, site.languages, self.project.templates_dir,
                                 Problems(self.project.root))
         # The programs the build kept, read (never pruned: a build may be writing beside it).
