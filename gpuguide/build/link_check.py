@@ -91,7 +91,7 @@ def link_target(path: str, href: str) -> str | None:
     return target
 
 
-def check_links(parsed: Mapping[str, ParsedPage], files: set[str], sources: dict[str, Path], problems: Problems,
+def check_links(parsed: Mapping[str, ParsedPage], files: set[str], sources: Mapping[str, Path | str], problems: Problems,
                 link_lines: dict[str, dict[str, int]] | None = None, only: set[str] | None = None) -> None:
     """Report every internal link or anchor that points to nothing in the output.
 
@@ -119,7 +119,7 @@ def check_links(parsed: Mapping[str, ParsedPage], files: set[str], sources: dict
 
 
 def check_build_links(rendered: Mapping[str, RenderedPage], site_wide: Mapping[str, ParsedPage],
-                      reused: Mapping[str, PageEntry], sources: dict[str, Path], files: set[str],
+                      reused: Mapping[str, PageEntry], sources: Mapping[str, Path | str], files: set[str],
                       problems: Problems) -> None:
     """The link check of one build: the links of the pages rendered now (``rendered``, and the
     ``site_wide`` pages: root, 404), and of the unchanged pages that link to an anchor of one.

@@ -231,7 +231,7 @@ class _Build:
     def check(self) -> None:
         from gpuguide.build.link_check import check_build_links
 
-        sources = {page.output_path: page.source for page in self.site.library.published}
+        sources = {page.output_path: page.source_name for page in self.site.library.published}
         check_build_links(self.rendered, self.site_wide_parsed, self.work.reused, sources, set(self.assets),
                           self.site.problems)
         self.site.problems.raise_if_errors(self.options.strict)

@@ -40,7 +40,7 @@ def global_key(dataset: Dataset, library: Library, assets: Iterable[str]) -> str
 
     # Every page's language, file and front matter (its digest), joined into one text (cheaper to
     # digest than the ``repr`` of as many tuples); none of them holds a NUL.
-    structure = "\0".join([f"{page.lang}\0{page.source}\0{page.structure_digest}" for page in library.pages])
+    structure = "\0".join([f"{page.lang}\0{page.source_name}\0{page.structure_digest}" for page in library.pages])
     anchors = [anchor.model_dump_json() for anchor in dataset.anchors]
     # Measurements are shown on model, GPU, use-case and methodology pages and change a few times a
     # year: any change renders everything again rather than tracking who shows which.

@@ -115,7 +115,7 @@ class DevSession:
         built = self.built
         assert built is not None
         started = time.perf_counter()
-        by_source = {os.path.normpath(page.source): page for page in built.site.library.published
+        by_source = {os.path.normpath(page.source_name): page for page in built.site.library.published
                      if page.subject is None}
         content_dir = self.project.content_dir
         edits: list[tuple[Page, Page]] = []
@@ -136,7 +136,7 @@ class DevSession:
             if new.body_digest != old.body_digest:
                 edits.append((old, new))
         # The edited pages and their translations: their freshness warnings are made again.
-        affected = {os.path.normpath(page.source) for old, _ in edits
+        affected = {os.path.normpath(page.source_name) for old, _ in edits
                     for page in built.site.library.translations.get(old.meta.translation_key, {}).values()}
         with BuildLock(self.project.root, self.on_wait):
             rendered = self._render(edits, problems, built)
@@ -164,7 +164,7 @@ class DevSession:
         # Links: the edited pages' own, and every anchor link other pages make (a heading's id may have gone).
         fresh = {output: parse_page(html, output) for output, html in outputs.items()}
         parsed = LinkedPages(fresh, built.entries)
-        sources = {page.output_path: page.source for page in library.published}
+        sources = {page.output_path: page.source_name for page in library.published}
         if self.anchor_links_to is None:
             self.anchor_links_to = {}
             for output, entry in built.entries.items():

@@ -69,7 +69,7 @@ class PageRenderer:
         self.programs = ProgramStore(cache_dir / PROGRAMS if cache_dir is not None else None, code_version)
         self.programs.prune(dataset)
         self.views = {code: SiteView(language, languages, library, dataset) for code, language in languages.items()}
-        self._pages_by_source = {os.path.normpath(page.source): page
+        self._pages_by_source = {os.path.normpath(page.source_name): page
                                  for page in library.published if page.subject is None}
 
     def render(self, page: Page) -> PageOutput:

@@ -66,7 +66,7 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
                 "description": fill(meta.description, names),
                 "translation_key": f"{meta.translation_key}/{suffix}",
             })
-            page = Page.from_text(pattern.source, pattern.lang, new_meta, pattern.front_matter, pattern.body,
+            page = Page.from_text(pattern.source_name, pattern.lang, new_meta, pattern.front_matter, pattern.body,
                                   pattern.body_offset, pattern.body_line, subject)
             page.folder = pattern.folder
             generated.append(page)

@@ -270,8 +270,13 @@ def test_a_settled_state_is_trusted_without_reading_the_file(content: Path, tmp_
     ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", -5, 1],  # a body before the file's start
     [["name"], 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", 10, 1],
     ["name", 1, 2, 3, 4, "d", "b", "t", "m", None, {}, "yaml", 10, 1],  # no structure digest
+    ["name", 1, 2, 3, True, "d", "b", "t", "m", "s", {}, "yaml", 10, 1],  # an inode that is a boolean
+    ["name", 1, 2, 3, 4, 5, "b", "t", "m", "s", {}, "yaml", 10, 1],  # a digest that is a number
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, None, 10, 1],  # no YAML text
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", 10, 1.0],  # a line that is not an integer
+    ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", 10, -1],  # a line before the first
 ], ids=["short", "size-text", "front-matter-list", "front-matter-text", "negative-offset", "name-list",
-        "structure-none"])
+        "structure-none", "inode-bool", "digest-number", "yaml-none", "line-float", "negative-line"])
 def test_a_content_cache_entry_of_another_shape_is_no_cache(tmp_path: Path, row: list[object]):
     saved = tmp_path / "content.cache"
     good = ["name", 1, 2, 3, 4, "d", "b", "t", "m", "s", {}, "yaml", 10, 1]
