@@ -18,6 +18,7 @@ first in the catalogue: the card the same jobs fit and that runs them at the mos
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Sequence
@@ -41,12 +42,13 @@ def gpu_pairs(gpu_ids: Sequence[str]) -> list[tuple[str, str]]:
     return list(itertools.combinations(gpu_ids, 2))
 
 
+@functools.lru_cache(maxsize=4096)  # a site asks for each pair's ratio from several pages and lists
 def _ratio(a: float | None, b: float | None) -> Fraction | float:
     """The larger of two figures over the smaller, exact; infinite when either is missing."""
     if a is None or b is None:
         return math.inf
-    high, low = max(Fraction(str(a)), Fraction(str(b))), min(Fraction(str(a)), Fraction(str(b)))
-    return high / low
+    first, second = Fraction(str(a)), Fraction(str(b))
+    return max(first, second) / min(first, second)
 
 
 def memory_ratio(a: Gpu, b: Gpu) -> Fraction:
