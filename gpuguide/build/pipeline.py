@@ -161,7 +161,9 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         if publish_site:
             build.save()
             if keep is not None:
-                keep(build.built())
+                keep(build.built())  # the dev server deletes what the build set aside once idle
+            else:
+                publish.remove_spent(project.site_dir)
         return build.outcome(time.perf_counter() - started)
 
 

@@ -15,6 +15,12 @@ symbolic link to a deploy folder: the link is kept and the site published throug
   the journal is removed. A build killed in between leaves the journal, and the next run (build,
   check or serve: ``recover`` comes first) puts every backup back: the previous site, whole.
   Renaming a few files instead of re-linking ten thousand keeps a one-page edit fast.
+
+What is left once the site is published (the previous site after a swap, the staging folder after
+an update) is set aside by a rename and deleted by ``remove_spent``: at the end of ``build.py``, but
+by the dev server only once the reader has the new site (deleting the 261 files and 520 folders a
+title edit leaves took 0.16-0.18 s of its rebuild). A run killed before deleting them leaves them
+to the next one's ``recover``.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import ctypes
 import json
 import os
 import shutil
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Callable
@@ -61,7 +68,8 @@ def staging_dir(site_dir: Path) -> Path:
 
 def recover(site_dir: Path) -> bool:
     """Put back the previous site if a build was killed while publishing, and remove what it left
-    (staging folders, a site moved aside). True if there was an update to undo."""
+    (staging folders, a site moved aside, folders set aside to delete). True if there was an update
+    to undo."""
     real = site_folder(site_dir)
     parent = real.parent
     if not parent.exists():
@@ -76,7 +84,21 @@ def recover(site_dir: Path) -> bool:
         previous = previous[:-1]
     for leftover in [*previous, *parent.glob(f".{real.name}-staging-*")]:
         shutil.rmtree(leftover, ignore_errors=True)
+    remove_spent(site_dir)
     return undone
+
+
+def _set_aside(folder: Path, real: Path) -> None:
+    """Rename ``folder`` (published from, or replaced: nothing in it is needed) for ``remove_spent``."""
+    os.rename(folder, real.parent / f".{real.name}-spent-{os.getpid()}-{time.monotonic_ns()}")
+
+
+def remove_spent(site_dir: Path) -> None:
+    """Delete the folders builds set aside once they had published (``_set_aside``)."""
+    real = site_folder(site_dir)
+    if real.parent.exists():
+        for spent in real.parent.glob(f".{real.name}-spent-*"):
+            shutil.rmtree(spent, ignore_errors=True)
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -96,12 +118,12 @@ def swap_into_place(staging: Path, site_dir: Path) -> None:
         os.rename(staging, real)
         return
     if _exchange(staging, real):
-        shutil.rmtree(staging)  # now holds the previous site
+        _set_aside(staging, real)  # now holds the previous site
         return
     previous = real.parent / f".{real.name}-previous-{os.getpid()}"
     os.rename(real, previous)
     os.rename(staging, real)
-    shutil.rmtree(previous)
+    _set_aside(previous, real)
 
 
 def discard(staging: Path, site_dir: Path) -> None:
@@ -135,7 +157,7 @@ def update_in_place(staging: Path, site_dir: Path, moves: Sequence[str]) -> None
             made.add(target.parent)
         os.replace(staging / relative, target)
     journal.unlink()  # the update is complete
-    shutil.rmtree(staging, ignore_errors=True)
+    _set_aside(staging, real)
 
 
 def _undo_update(real: Path, journal: Path) -> None:

@@ -88,6 +88,7 @@ class DevSession:
         built = self.built
         if built is None or interrupted():
             return
+        publish.remove_spent(self.project.site_dir)  # what the last build set aside: the reader has the site
         site = built.site
         if site.dataset is not self._keyed:  # a text edit keeps the dataset: no key to make again
             key, self._keyed = _figures_key(site), site.dataset

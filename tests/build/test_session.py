@@ -173,3 +173,31 @@ def test_the_warm_up_resumes_after_a_build_of_the_same_figures_and_starts_again_
     renders.clear()
     session.warm(interrupted=lambda: False)
     assert sorted(renders) == sorted(reading)
+
+
+def _set_aside(root: Path) -> list[str]:
+    """The folders beside site/ that builds set aside to delete (``publish.remove_spent``)."""
+    return sorted(path.name for path in root.glob(".site-spent-*"))
+
+
+def test_what_a_build_sets_aside_is_deleted_once_the_site_is_served(tiny: Path):
+    """The dev server says it rebuilt before deleting the folder the build published from (or the
+    previous site it replaced), and deletes it when idle; ``build.py`` deletes it before it ends;
+    a process killed before deleting it leaves it to the next build."""
+    session = session_for(tiny)
+    session.warm(lambda: False)
+    assert _set_aside(tiny) == []
+    edit(tiny / GUIDE_FR, 'title: "Premier guide"', 'title: "Premier guide, nouveau titre"')
+    assert session.build({tiny / GUIDE_FR}).rendered > 1
+    assert "Premier guide, nouveau titre" in (tiny / "site" / "fr" / "guides" / "index.html").read_text(encoding="utf-8")
+    assert len(_set_aside(tiny)) == 1  # published, not yet deleted
+    session.warm(lambda: False)
+    assert _set_aside(tiny) == []
+    # The command line: nothing left when it ends.
+    edit(tiny / GUIDE_FR, "Premier guide, nouveau titre", "Premier guide, autre titre")
+    assert build(tiny).rendered > 1 and _set_aside(tiny) == []
+    # What a killed process left is deleted by the next build, even one that finds nothing to do.
+    left = tiny / ".site-spent-1-2" / "fr"
+    left.mkdir(parents=True)
+    (left / "index.html").write_text("old", encoding="utf-8")
+    assert build(tiny).unchanged and _set_aside(tiny) == []
