@@ -19,7 +19,7 @@ symbolic link to a deploy folder: the link is kept and the site published throug
 What is left once the site is published (the previous site after a swap, the staging folder after
 an update) is set aside by a rename and deleted by ``remove_spent``: at the end of ``build.py``, but
 by the dev server only once the reader has the new site (deleting the 261 files and 520 folders a
-title edit leaves took 0.16-0.18 s of its rebuild). A run killed before deleting them leaves them
+title edit leaves took 0.15-0.21 s of its rebuild). A run killed before deleting them leaves them
 to the next one's ``recover``.
 """
 
