@@ -6,6 +6,7 @@ the expected percentages and ratios are worked out here from the specifications 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
 import re
@@ -20,6 +21,7 @@ from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.gpu_specs import Gpu
 from gpuguide.structure.prices import Price
 from gpuguide.structure.language import Language
+from gpuguide.render.reads import Reads, tracked_language
 
 NB, NN = "\u00a0", "\u202f"
 
@@ -293,3 +295,38 @@ def test_no_figure_is_printed_twice_in_a_bottom_line_and_each_is_marked(dataset,
                 # Every number of the sentence is in a marked figure (but "8 GPUs", "BF16", "FP64"…).
                 unmarked = re.sub(r'<span class="figure"[^>]*>.*?</span>', "", str(found.text))
                 assert not re.search(r"\d[\d.,]*\s?(%|GB|Go|B\b|Md|TFLOPS|\$)", unmarked), str(found.text)
+
+
+# --- the memo (``summary`` is memoised by value) -------------------------------------------------
+
+def test_a_ui_string_edited_between_two_builds_is_in_the_next_bottom_lines(dataset, big, en):
+    large = (variant(dataset, "Large", memory_gb=160), offer(4.00))
+    before = line(MEMORY, big, large, en)[2]
+    assert before.startswith("Rent the Large:")
+    # The dev server keeps the memo across builds; an edit of data/ui makes a new language.
+    edited = dataclasses.replace(en, strings={**en.strings, "bottom_dominant": "Take the {pick}: it {holds}."})
+    assert line(MEMORY, big, large, edited)[2] == "Take the Large: it has 160 GB of memory, against 80 GB."
+    assert line(MEMORY, big, large, en)[2] == before  # and back
+
+
+def test_bottom_lines_found_in_the_memo_note_the_ui_strings_they_were_written_from(dataset, big, en):
+    # A page's reads decide whether it is rendered again after a UI string edit: a hit must note
+    # the same strings as the computation it stands for.
+    large = (variant(dataset, "Wide", memory_gb=160), offer(4.00))
+
+    def reads() -> set[tuple[str, str]]:
+        noted = Reads()
+        bottom([MEMORY, RENDERING], big, large, tracked_language(en, noted))
+        return {key for table, key in noted.keys if table == "ui-en"}
+
+    first, second = reads(), reads()
+    assert "bottom_dominant" in first and "bottom_lacks_ray_tracing" not in first
+    assert first == second
+
+
+def test_the_memo_tells_a_yes_from_a_one(dataset, big, en):
+    # 1 == True and they hash alike: the cells' types are part of the key.
+    cell = make_cell(COLUMNS["ray_tracing"], big[0], big[1], en)
+    yes = Row(big[0], (dataclasses.replace(cell, value=True),))
+    one = Row(big[0], (dataclasses.replace(cell, value=1),))
+    assert verdicts._table_key(Table((), (), (yes,))) != verdicts._table_key(Table((), (), (one,)))
