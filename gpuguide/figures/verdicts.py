@@ -224,8 +224,8 @@ def summary(prices: Table, use_cases: list[Table], language: Language) -> Summar
     typography, and the text of each UI string the lines were written from, read again (through
     ``language.strings``, so a page that notes its reads notes the same ones) to tell whether the
     lines still hold. The dev server computes them while it waits (``DevSession.warm``), and a
-    title edit, which renders every comparison again, finds them (190 pages: 0.6 s of the render's
-    CPU time)."""
+    title edit, which renders the 190 comparisons again, finds them: its build takes 2.35–2.64 s
+    instead of 2.51–2.85 s on one core, 1.32–1.56 s instead of 1.38–1.66 s on two (real site)."""
     key = (language.code, language.locale, language.typography, _table_key(prices),
            tuple(_table_key(table) for table in use_cases))
     strings = language.strings
