@@ -36,7 +36,7 @@ from gpuguide.project import Project
 if TYPE_CHECKING:
     from gpuguide.build.page_cache import BuildCache, PageEntry
     from gpuguide.build.render_plan import Plan, RecordDigests
-    from gpuguide.build.workers import Progress, RenderedPage
+    from gpuguide.build.workers import Preview, Progress, RenderedPage
     from gpuguide.cached import Snapshot
     from gpuguide.render.cards import Card
     from gpuguide.render.renderer import PageRenderer
@@ -127,11 +127,11 @@ class Built:
 
 def run(project: Project, options: Options = Options(), publish_site: bool = True,
         progress: Progress | None = None, on_wait: Callable[[str], None] | None = None,
-        keep: Callable[[Built], None] | None = None) -> Outcome:
+        keep: Callable[[Built], None] | None = None, preview: Preview | None = None) -> Outcome:
     """Build the site (``publish_site``: into ``site/``, else only check it); on any error raise
     BuildFailed and leave ``site/`` as it was. ``keep`` receives what a published build leaves in
     memory: with it, the site is loaded even when nothing changed since the last build (the dev
-    server's first build, which later edits start from)."""
+    server's first build, which later edits start from). ``preview``: ``workers.render_first``."""
     started = time.perf_counter()
     with BuildLock(project.root, on_wait), ExitStack() as until_the_end:
         # A build killed while publishing: finish or undo its work before judging anything from site/.
@@ -143,7 +143,7 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         if keep is None and last is not None and last.unchanged(project, _recorded(options), inputs):
             return Outcome(last.pages, 0, time.perf_counter() - started, list(last.warnings), unchanged=True)
 
-        build = _Build(project, options, inputs, last, publish_site)
+        build = _Build(project, options, inputs, last, publish_site, preview)
         # What is loaded now lives to the end of the build: no collection while loading it, and
         # none that walks it afterwards (``collector``).
         with collector.paused():
@@ -176,9 +176,9 @@ class _Build:
     """One build's stages, in the order ``run`` calls them, and what each hands to the next."""
 
     def __init__(self, project: Project, options: Options, inputs: Snapshot, last: manifest.Manifest | None,
-                 publish_site: bool):
+                 publish_site: bool, preview: Preview | None = None):
         self.project, self.options, self.inputs, self.last = project, options, inputs, last
-        self.publishing = publish_site
+        self.publishing, self.preview = publish_site, preview
         self.staging: Path | None = None  # made when rendering starts: a build that fails before leaves none
         self.timer = _StageTimer()
 
@@ -218,11 +218,12 @@ class _Build:
     def render(self, progress: Progress | None) -> None:
         from gpuguide.build.card_cache import FOLDER
         from gpuguide.build.link_check import parse_page
-        from gpuguide.build.workers import render_pages, resplice
+        from gpuguide.build.workers import render_first, render_pages, resplice
 
         self.card_cache = self.project.cache_dir / FOLDER
         self.renderer.card_cache = self.card_cache if self.publishing else None
         self.staging = publish.staging_dir(self.project.site_dir) if self.publishing else None
+        render_first(self.renderer, self.work.render, self.preview)
         self.rendered: dict[str, RenderedPage] = {page.output: page for page in [
             *render_pages(self.renderer, self.work.render, self.staging, progress, self.options.parallel),
             *resplice(self.renderer, self.work.respliced, self.project.site_dir, self.staging)]}
@@ -292,7 +293,7 @@ class _Build:
             self.content_cache.save(project.cache_dir / "content.cache", code_version())
             self.cards.prune()
             others = [*self.texts, *self.assets, *self.cards.published(),
-                      *_search_files(project.site_dir, self.options.search)]
+                      *publish.search_files(project.site_dir, self.options.search)]
             written = manifest.written_files(project.site_dir, self.entries, others, self.known_states)
             manifest.Manifest(self.inputs, _recorded(self.options), written, self.pages(), self.warnings).save(project)
         except OSError as exc:
@@ -325,13 +326,6 @@ def _site_wide_pages(renderer: PageRenderer, site: Site) -> tuple[dict[str, str]
     if not_found is not None:
         pages["404.html"] = not_found
     return pages, card
-
-
-def _search_files(site_dir: Path, search: bool) -> list[str]:
-    index = site_dir / "pagefind"
-    if not search or not index.is_dir():
-        return []
-    return [path.relative_to(site_dir).as_posix() for path in index.rglob("*") if path.is_file()]
 
 
 def _warnings(site: Site) -> list[Problem]:

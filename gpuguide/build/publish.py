@@ -267,3 +267,11 @@ def update_changed(staging: Path, site_dir: Path, written: Iterable[str], texts:
         moves.append(relative)
     update_in_place(staging, site_dir, moves)
     return same
+
+
+def search_files(site_dir: Path, search: bool) -> list[str]:
+    """The search index's files in ``site_dir`` (none when the build makes no index)."""
+    index = site_dir / "pagefind"
+    if not search or not index.is_dir():
+        return []
+    return [path.relative_to(site_dir).as_posix() for path in index.rglob("*") if path.is_file()]

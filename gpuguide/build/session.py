@@ -30,6 +30,7 @@ from gpuguide.build.lock import BuildLock
 from gpuguide.build.manifest import site_edit
 from gpuguide.build.fingerprints import digest
 from gpuguide.build.pipeline import Built, Options, Outcome, Site, run
+from gpuguide.build.workers import Preview
 from gpuguide.errors import BuildFailed, Problem, Problems
 from gpuguide.project import Project
 from gpuguide.render.reads import KEYS, Reads
@@ -60,15 +61,18 @@ class DevSession:
         self._warmed: set[str] = set()
         self._keyed: object = None  # the dataset ``_warm_key`` was made from
 
-    def build(self, changed: set[Path] | None = None, search: bool = False) -> Outcome:
+    def build(self, changed: set[Path] | None = None, search: bool = False, preview: Preview | None = None) -> Outcome:
         """Rebuild after ``changed`` files (None: unknown, e.g. the first build); raise BuildFailed
-        and leave ``site/`` as it was on any error."""
+        and leave ``site/`` as it was on any error. ``preview``: the pages open in the dev server,
+        shown as soon as they are rendered when the normal build runs (``workers.render_first``);
+        an edit of text, rebuilt here, is on screen sooner than that."""
         if changed and self.built is not None:
             outcome = self._edit(changed)
             if outcome is not None:
                 return outcome
         self.built, self.anchor_links_to = None, None  # a failed build must not leave a stale state behind
-        return run(self.project, replace(self.options, search=search), on_wait=self.on_wait, keep=self._keep)
+        return run(self.project, replace(self.options, search=search), on_wait=self.on_wait, keep=self._keep,
+                   preview=preview)
 
     def _keep(self, built: Built) -> None:
         self.built = built

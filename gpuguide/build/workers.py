@@ -14,7 +14,7 @@ from gpuguide import collector
 from gpuguide.build.card_cache import ensure_drawn
 from gpuguide.build.link_check import ParsedPage, parse_page, resolve_links
 from gpuguide.build.page_cache import LinkRecord, PageEntry, PageKey
-from gpuguide.errors import Problem
+from gpuguide.errors import Problem, Problems
 from gpuguide.processes import die_with_parent
 from gpuguide.render import shell
 from gpuguide.render.cards import Card
@@ -146,6 +146,37 @@ def _chunks_by_subject(published: tuple[Page, ...], indexes: list[int]) -> list[
 
     ordered = sorted(indexes, key=subject)
     return [ordered[start:start + PARALLEL_CHUNK] for start in range(0, len(ordered), PARALLEL_CHUNK)]
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The pages a reader has open in the dev server (``commands.serve``), shown before the build ends."""
+
+    outputs: frozenset[str]  # their output paths: ``en/gpu/h100-sxm/index.html``
+    show: Callable[[dict[str, str]], None]  # given their new HTML, before the other pages render
+
+
+def render_first(renderer: PageRenderer, indexes: list[int], preview: Preview | None) -> None:
+    """Render the open pages among ``indexes`` here, first, and hand their HTML to ``preview``: what
+    the reader looks at is on screen in a fraction of a second (a price edit on the real site:
+    about 0.3 s), while the build goes on to render, check and publish the site as always (Hugo's
+    dev server renders the open pages first too). Their problems are left to the build, which
+    renders them again with the others: a page with one is not shown."""
+    if preview is None or not preview.outputs:
+        return
+    published, problems = renderer.library.published, renderer.problems
+    first = [published[index] for index in indexes if published[index].output_path in preview.outputs]
+    shown: dict[str, str] = {}
+    try:
+        for page in first:
+            renderer.problems = Problems(problems.root)
+            html = renderer.render(page).html
+            if html is not None and not renderer.problems.errors:
+                shown[page.output_path] = html
+    finally:
+        renderer.problems = problems
+    if shown:
+        preview.show(shown)
 
 
 def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | None,

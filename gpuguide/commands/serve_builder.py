@@ -5,7 +5,8 @@ a lock another thread held at that moment stays held forever in the child. So th
 nothing itself. It starts one builder process fresh (``spawn``: a new interpreter, no threads),
 which keeps the session (``build.session``: the site in memory between edits) and builds as
 ``build.py`` does, forking its workers to render on every core. The server sends it each batch of
-changed files and waits for the outcome: the same ``Outcome``, or the same ``BuildFailed``.
+changed files, with the pages readers have open, and waits for the outcome: the same ``Outcome``,
+or the same ``BuildFailed``; before it, the open pages' new HTML when the build renders them.
 """
 
 from __future__ import annotations
@@ -41,13 +42,19 @@ class BuilderProcess:
         self._connection: Connection | None = None
         self._process: mp.process.BaseProcess | None = None
 
-    def build(self, changed: set[Path] | None = None, search: bool = False) -> Outcome:
+    def build(self, changed: set[Path] | None = None, search: bool = False, open_pages: frozenset[str] = frozenset(),
+              show: Callable[[dict[str, str]], None] | None = None) -> Outcome:
         """Rebuild after ``changed`` files (None: unknown); raise ``BuildFailed`` as the build does,
-        ``BuilderError`` on an internal error."""
+        ``BuilderError`` on an internal error. ``show`` is given the new HTML of the ``open_pages``
+        (output paths) as soon as the builder has them, before the build ends (``workers.Preview``)."""
         connection = self._start()
         try:
-            connection.send((changed, search))
+            connection.send((changed, search, open_pages if show is not None else frozenset()))
             kind, value = connection.recv()
+            while kind == "preview":
+                if show is not None:
+                    show(value)
+                kind, value = connection.recv()
         except (EOFError, OSError):
             self.close()  # its in-memory site is gone with it: the next build starts a new one
             raise BuilderDied("the builder process ended during the build; the next change rebuilds") from None
@@ -81,6 +88,7 @@ class BuilderProcess:
 def _serve_builds(connection: Connection, project: Project, options: Options) -> None:
     """The builder process: one build per request, until the server closes the connection."""
     from gpuguide.build.session import DevSession
+    from gpuguide.build.workers import Preview
     from gpuguide.commands.serve_rebuild import log
     from gpuguide.processes import die_with_parent
 
@@ -90,12 +98,13 @@ def _serve_builds(connection: Connection, project: Project, options: Options) ->
         while True:
             session.warm(interrupted=connection.poll)  # idle: the next build's figures, until a request
             try:
-                changed, search = connection.recv()
+                changed, search, open_pages = connection.recv()
             except EOFError:
                 return
             reply: tuple[str, Outcome | list[Problem] | str]
+            preview = Preview(open_pages, lambda pages: connection.send(("preview", pages)))
             try:
-                reply = ("ok", session.build(changed, search=search))
+                reply = ("ok", session.build(changed, search=search, preview=preview))
             except BuildFailed as failure:
                 reply = ("failed", failure.problems)
             except Exception:  # noqa: BLE001  a bug in the generator: the server says so and keeps serving

@@ -10,12 +10,13 @@ import errno
 import http.server
 import ipaddress
 import os
+import posixpath
 import re
 import stat
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from gpuguide.commands.serve_rebuild import LONG_POLL_SECONDS, DevServer, error_overlay
 from gpuguide.errors import Problem
@@ -30,7 +31,8 @@ LIVERELOAD_JS = """\
   };
   function poll() {
     var script = document.createElement("script");
-    script.src = "/__livereload?since=" + encodeURIComponent(generation) + "&t=" + Date.now();
+    script.src = "/__livereload?since=" + encodeURIComponent(generation) + "&page=" +
+      encodeURIComponent(window.location.pathname) + "&t=" + Date.now();
     script.onload = function () { script.remove(); poll(); };
     script.onerror = function () { script.remove(); setTimeout(poll, 1000); };
     document.head.appendChild(script);
@@ -201,7 +203,10 @@ def make_handler(server: DevServer) -> type[http.server.SimpleHTTPRequestHandler
             if route.path == "/__livereload.css":
                 return 200, "text/css", OVERLAY_CSS
             if route.path == "/__livereload":
-                since = parse_qs(route.query).get("since", ["0"])[0]
+                query = parse_qs(route.query)
+                since = query.get("since", ["0"])[0]
+                if "page" in query:  # the page the script polls from is open: rendered first after a change
+                    server.page_open(output_of(query["page"][0]))
                 generation = server.wait_for_change(since, LONG_POLL_SECONDS if wait else 0)
                 return 200, "text/javascript", f"window.__gpuguideLivereload({generation});\n"
             target = Path(self.translate_path(self.path))
@@ -210,8 +215,9 @@ def make_handler(server: DevServer) -> type[http.server.SimpleHTTPRequestHandler
                 target = target / "index.html"
                 found = _stat(str(target))
             if found is not None and stat.S_ISREG(found.st_mode) and target.suffix == ".html":
+                page = server.preview(os.path.relpath(target, site_dir).replace(os.sep, "/"))
                 try:
-                    page = target.read_text(encoding="utf-8")
+                    page = page if page is not None else target.read_text(encoding="utf-8")
                 except FileNotFoundError:  # swapped out by a rebuild this very moment
                     page = _error_page(server.problems)
                 return 200, "text/html; charset=utf-8", server.decorate(page)
@@ -238,6 +244,17 @@ def make_handler(server: DevServer) -> type[http.server.SimpleHTTPRequestHandler
             super().end_headers()
 
     return Handler
+
+
+def output_of(address: str) -> str:
+    """The output file of the page at the site-absolute ``address`` (``/en/gpu/`` → ``en/gpu/index.html``).
+
+    >>> [output_of(a) for a in ("/", "/en/gpu/", "/en/gpu/%C3%A9t%C3%A9/", "/404.html", "/../en/")]
+    ['index.html', 'en/gpu/index.html', 'en/gpu/été/index.html', '404.html', 'en/index.html']
+    """
+    path = unquote(address)
+    relative = posixpath.normpath("/" + path).lstrip("/")
+    return posixpath.join(relative, "index.html") if path.endswith("/") or not relative else relative
 
 
 def _http_version(request_version: str) -> tuple[int, int]:

@@ -1,6 +1,11 @@
 """The dev server's rebuilds (``commands.serve``): watch the project's inputs, rebuild after each
 batch of changes, and remember the outcome: the build generation the live-reload script waits on,
 and the last build's problems, shown over every page (``error_overlay``) until they are fixed.
+
+The pages readers have open (their live-reload script polls from them) are rendered first: their
+new HTML is served from memory as soon as the builder has it (``workers.render_first``), until the
+build ends and ``site/`` has them. A page that reloaded then is not reloaded again when the build
+ends with the same page.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ from gpuguide.project import Project
 
 #: How long a live-reload request waits for a new build before answering "no change".
 LONG_POLL_SECONDS = 20.0
+#: A page is open while its script polls: each poll waits at most ``LONG_POLL_SECONDS``, then the next starts.
+OPEN_FOR_SECONDS = LONG_POLL_SECONDS + 10
+#: At most this many open pages are rendered first (a client cannot make the builder render the whole site first).
+MOST_OPEN_PAGES = 32
 
 
 class DevServer:
@@ -32,6 +41,8 @@ class DevServer:
         self.generation = 0
         self.problems: list[Problem] = []  # empty when the last build succeeded
         self.changed = threading.Condition()
+        self.open_pages: dict[str, float] = {}  # output path → when its live-reload script last polled
+        self.previews: dict[str, str] = {}  # output path → its new HTML, until the build ends
         self.stop = threading.Event()
         self.builder = BuilderProcess(project, Options(strict=strict, search=False), log)
 
@@ -45,7 +56,7 @@ class DevServer:
         """
         started = time.perf_counter()
         try:
-            outcome = self.builder.build(changed, search=search)
+            outcome = self.builder.build(changed, search=search, open_pages=self._open(), show=self._show)
             problems: list[Problem] = []
             for warning in outcome.warnings:  # each in full, as the build command prints them
                 log(str(warning))
@@ -65,9 +76,49 @@ class DevServer:
                                 "rerun `python build.py --debug` and report it")]
             log(exc.traceback_text)
         with self.changed:
+            shown, self.previews = self.previews, {}
+            if problems or self.problems or not self._as_shown(shown):
+                self.generation += 1
             self.problems = problems
+            self.changed.notify_all()
+
+    def page_open(self, output: str) -> None:
+        """A live-reload script polls from the page at ``output`` (``en/gpu/index.html``)."""
+        with self.changed:
+            self.open_pages[output] = time.monotonic()
+            if len(self.open_pages) > MOST_OPEN_PAGES:
+                del self.open_pages[min(self.open_pages, key=self.open_pages.__getitem__)]
+
+    def _open(self) -> frozenset[str]:
+        with self.changed:
+            now = time.monotonic()
+            self.open_pages = {page: seen for page, seen in self.open_pages.items() if now - seen < OPEN_FOR_SECONDS}
+            return frozenset(self.open_pages)
+
+    def _show(self, pages: dict[str, str]) -> None:
+        """The open pages' new HTML, rendered first: served now, and their readers reload."""
+        with self.changed:
+            self.previews = pages
             self.generation += 1
             self.changed.notify_all()
+
+    def _as_shown(self, shown: dict[str, str]) -> bool:
+        """Whether every open page was shown before the build ended, as ``site/`` now has it: no
+        reader needs to reload again. Called holding ``changed``."""
+        if not shown or not set(self.open_pages) <= shown.keys():
+            return False
+        for output, html in shown.items():
+            try:
+                if (self.project.site_dir / output).read_text(encoding="utf-8") != html:
+                    return False
+            except (OSError, UnicodeDecodeError):
+                return False
+        return True
+
+    def preview(self, output: str) -> str | None:
+        """The new HTML of the open page at ``output``, rendered first, while the build goes on."""
+        with self.changed:
+            return self.previews.get(output)
 
     def watch(self) -> None:
         """Rebuild after each batch of changes to the inputs, until ``stop`` is set.

@@ -128,6 +128,55 @@ def test_the_open_page_reloads_itself_in_chromium(server, page):
     assert errors == []
 
 
+def test_an_open_page_shows_a_price_edit_before_the_build_ends_and_reloads_once(server, page):
+    """The server renders the pages readers have open first and serves them from memory until the
+    build ends; the page then published is the one shown, so it does not reload a second time."""
+    root, base = server
+    loads: list[str] = []
+    page.on("framenavigated", lambda frame: loads.append(frame.url) if frame == page.main_frame else None)
+    with page.expect_request(lambda request: "/__livereload?" in request.url):  # sent once the page has loaded
+        page.goto(f"{base}/en/gpus/h100-sxm/")
+    assert "$7.77" not in page.inner_text("body")
+    time.sleep(0.3)  # the poll reaches the server: the page is open
+    loads.clear()
+    log = root.parent / "serve.log"
+    rebuilt = log.read_text().count("rebuilt ")
+    prices = root / "data/prices.yaml"
+    prices.write_text(prices.read_text(encoding="utf-8").replace("h100-sxm: 2.88", "h100-sxm: 7.77"), encoding="utf-8")
+    page.wait_for_function("() => document.body.innerText.includes('$7.77')", timeout=30_000)
+    shown_while_building = log.read_text().count("rebuilt ") == rebuilt
+    wait_for(lambda: log.read_text().count("rebuilt ") > rebuilt, 60, "the end of the rebuild")
+    published = (root / "site/en/gpus/h100-sxm/index.html").read_text(encoding="utf-8")
+    assert "$7.77" in published
+    time.sleep(1.5)  # a second reload would come now
+    assert loads == [f"{base}/en/gpus/h100-sxm/"]
+    assert shown_while_building  # on screen before the server said "rebuilt"
+    assert "$7.77" in page.inner_text("body")
+
+
+def test_an_open_page_shown_first_from_a_build_that_then_fails_goes_back_to_the_last_good_site(server):
+    """What the server shows first lives in its memory only: when the build fails after (here at the
+    link check), ``site/`` is as it was and the page is served from it again, with the errors."""
+    root, base = server
+    page_url = f"{base}/en/llm-training/"
+    served = fetch(page_url)
+    published = (root / "site/en/llm-training/index.html").read_bytes()
+    generation = fetch(f"{base}/__livereload?since=-1&page=/en/llm-training/")  # the page is open
+    assert generation.startswith("window.__gpuguideLivereload(")
+    source = root / EN_PAGE
+    text = source.read_text(encoding="utf-8")
+    title = next(line for line in text.splitlines() if line.startswith("title: "))
+    source.write_text(text.replace(title, 'title: "LLM training, retitled"', 1)
+                      + "\nSee [the missing part](#no-such-anchor).\n", encoding="utf-8")
+    wait_for(lambda: "LLM training, retitled" in fetch(page_url), 30, "the open page, rendered first")
+    failed = wait_for(lambda: (html := fetch(page_url)) and "gpuguide-build-error" in html and html, 60,
+                      "the failed build's overlay")
+    assert "link to a missing anchor: `#no-such-anchor`" in failed
+    assert "LLM training, retitled" not in failed  # the last good page again
+    assert (root / "site/en/llm-training/index.html").read_bytes() == published
+    assert served.split("<script src=\"/__livereload.js\"")[0] == failed.split("<script src=\"/__livereload.js\"")[0]
+
+
 def test_a_busy_port_is_a_usage_error_before_any_build(tmp_path: Path):
     from sites import tiny_project
 
