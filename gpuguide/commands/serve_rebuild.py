@@ -132,11 +132,18 @@ class DevServer:
         def is_input(change: watchfiles.Change, path: str) -> bool:
             return path.startswith(inputs) or path + os.sep in inputs
 
-        for changes in watchfiles.watch(self.project.root, watch_filter=is_input, debounce=50, step=25,
-                                        stop_event=self.stop, raise_interrupt=False):
-            # Files only modified (not added or deleted): the session may rebuild them in memory.
-            modified = all(change == watchfiles.Change.modified for change, _ in changes)
-            self.rebuild(changed={Path(path) for _, path in changes} if modified else None)
+        while not self.stop.is_set():
+            try:
+                for changes in watchfiles.watch(self.project.root, watch_filter=is_input, debounce=50, step=25,
+                                                stop_event=self.stop, raise_interrupt=False):
+                    # Files only modified (not added or deleted): the session may rebuild them in memory.
+                    modified = all(change == watchfiles.Change.modified for change, _ in changes)
+                    self.rebuild(changed={Path(path) for _, path in changes} if modified else None)
+                return
+            except FileNotFoundError:
+                # A folder vanished while the watch was being set up (it walks the whole project):
+                # what the last build set aside, deleted once the builder is idle. Set it up again.
+                self.stop.wait(0.05)
 
     def wait_for_change(self, since: str, timeout: float = LONG_POLL_SECONDS) -> int:
         """The build generation, as soon as it differs from ``since`` (or after ``timeout``)."""
