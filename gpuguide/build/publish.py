@@ -93,12 +93,35 @@ def _set_aside(folder: Path, real: Path) -> None:
     os.rename(folder, real.parent / f".{real.name}-spent-{os.getpid()}-{time.monotonic_ns()}")
 
 
-def remove_spent(site_dir: Path) -> None:
-    """Delete the folders builds set aside once they had published (``_set_aside``)."""
+def remove_spent(site_dir: Path, interrupted: Callable[[], bool] | None = None) -> bool:
+    """Delete the folders builds set aside once they had published (``_set_aside``); True when none
+    is left. With ``interrupted``, folder by folder, stopping as soon as it says so: the dev server
+    deletes while idle, and an edit saved meanwhile must not wait for a whole previous site to go
+    (twenty thousand files at 10,000 pages: 7 s)."""
     real = site_folder(site_dir)
-    if real.parent.exists():
-        for spent in real.parent.glob(f".{real.name}-spent-*"):
+    if not real.parent.exists():
+        return True
+    for spent in real.parent.glob(f".{real.name}-spent-*"):
+        if interrupted is None:
             shutil.rmtree(spent, ignore_errors=True)
+            continue
+        for folder, folders, files in os.walk(spent, topdown=False):  # links are not followed
+            if interrupted():
+                return False
+            for name in files:
+                _quietly(os.unlink, os.path.join(folder, name))
+            for name in folders:  # emptied already, or a link to a folder
+                path = os.path.join(folder, name)
+                _quietly(os.unlink if os.path.islink(path) else os.rmdir, path)
+        _quietly(os.rmdir, str(spent))
+    return True
+
+
+def _quietly(remove: Callable[[str], None], path: str) -> None:
+    try:
+        remove(path)
+    except OSError:  # gone already, or not ours to delete: as ``shutil.rmtree(ignore_errors=True)``
+        pass
 
 
 def _exchange(a: Path, b: Path) -> bool:

@@ -92,7 +92,8 @@ class DevSession:
         built = self.built
         if built is None or interrupted():
             return
-        publish.remove_spent(self.project.site_dir)  # what the last build set aside: the reader has the site
+        if not publish.remove_spent(self.project.site_dir, interrupted):  # what the last build set aside
+            return
         site = built.site
         if site.dataset is not self._keyed:  # a text edit keeps the dataset: no key to make again
             key, self._keyed = _figures_key(site), site.dataset

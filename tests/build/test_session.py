@@ -201,3 +201,24 @@ def test_what_a_build_sets_aside_is_deleted_once_the_site_is_served(tiny: Path):
     left.mkdir(parents=True)
     (left / "index.html").write_text("old", encoding="utf-8")
     assert build(tiny).unchanged and _set_aside(tiny) == []
+
+
+def test_an_edit_saved_while_the_server_deletes_a_previous_site_does_not_wait_for_it(tiny: Path):
+    """The deletion stops at the first sign of a request, and the next idle moment finishes it."""
+    session = session_for(tiny)
+    session.warm(lambda: False)
+    previous = tiny / ".site-spent-1-2"  # a previous site of 50 pages, set aside by a swap
+    for index in range(50):
+        (previous / "fr" / f"page-{index}").mkdir(parents=True)
+        (previous / "fr" / f"page-{index}" / "index.html").write_text("old", encoding="utf-8")
+    asked: list[int] = []
+
+    def interrupted() -> bool:  # asked before the warm-up starts, then before each folder
+        asked.append(1)
+        return len(asked) > 3  # a request arrives once two folders are deleted
+
+    session.warm(interrupted)
+    assert len(asked) == 4 and _set_aside(tiny) == [previous.name]
+    assert sum(1 for _ in previous.rglob("index.html")) == 48
+    session.warm(lambda: False)
+    assert _set_aside(tiny) == []
