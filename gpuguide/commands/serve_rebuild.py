@@ -41,6 +41,7 @@ class DevServer:
         self.generation = 0
         self.problems: list[Problem] = []  # empty when the last build succeeded
         self.changed = threading.Condition()
+        self._one_build = threading.Lock()  # the first build and the watch's: one at a time
         self.open_pages: dict[str, float] = {}  # output path → when its live-reload script last polled
         self.previews: dict[str, str] = {}  # output path → its new HTML, until the build ends
         self.stop = threading.Event()
@@ -54,6 +55,10 @@ class DevServer:
         page's text is rebuilt there in milliseconds, anything else runs the normal build, on every
         core. Rebuilds keep the last search index (``search=False``); the first build makes it.
         """
+        with self._one_build:
+            self._rebuild(search, changed)
+
+    def _rebuild(self, search: bool, changed: set[Path] | None) -> None:
         started = time.perf_counter()
         try:
             outcome = self.builder.build(changed, search=search, open_pages=self._open(), show=self._show)
