@@ -428,10 +428,13 @@ def serve_real_edits(root: Path, logs: Path, price_gpu: str, edits: int = 3, tim
             out.write(f"\n{sentence}\n")
         return sentence
 
+    def reprice(index: int) -> None:
+        change_price(root, price_gpu)
+
     # (what to save, the page it shows on): the save returns a text the page then shows, or None
     # (a price: the page changes).
     saves = {"text": (append, "/en/llm-inference/"), "title": (retitle, "/en/llm-inference/"),
-             "price": (lambda index: (change_price(root, price_gpu), None)[1], f"/en/gpus/{price_gpu}/")}
+             "price": (reprice, f"/en/gpus/{price_gpu}/")}
     started = time.perf_counter()
     opened: list[OpenPage] = []
     try:

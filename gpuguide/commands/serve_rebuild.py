@@ -81,8 +81,11 @@ class DevServer:
                                 "rerun `python build.py --debug` and report it")]
             log(exc.traceback_text)
         with self.changed:
-            shown, self.previews = self.previews, {}
-            if problems or self.problems or not self._as_shown(shown):
+            shown, open_pages = self.previews, set(self.open_pages)
+        same = _published_as_shown(self.project.site_dir, shown, open_pages)  # files read without the lock
+        with self.changed:
+            self.previews = {}
+            if problems or self.problems or not same:
                 self.generation += 1
             self.problems = problems
             self.changed.notify_all()
@@ -106,19 +109,6 @@ class DevServer:
             self.previews = pages
             self.generation += 1
             self.changed.notify_all()
-
-    def _as_shown(self, shown: dict[str, str]) -> bool:
-        """Whether every open page was shown before the build ended, as ``site/`` now has it: no
-        reader needs to reload again. Called holding ``changed``."""
-        if not shown or not set(self.open_pages) <= shown.keys():
-            return False
-        for output, html in shown.items():
-            try:
-                if (self.project.site_dir / output).read_text(encoding="utf-8") != html:
-                    return False
-            except (OSError, UnicodeDecodeError):
-                return False
-        return True
 
     def preview(self, output: str) -> str | None:
         """The new HTML of the open page at ``output``, rendered first, while the build goes on."""
@@ -169,6 +159,20 @@ class DevServer:
             at = page.rfind("</body>")
             page = page[:at] + overlay + page[at:] if at >= 0 else page + overlay
         return page
+
+
+def _published_as_shown(site_dir: Path, shown: dict[str, str], open_pages: set[str]) -> bool:
+    """Whether every open page was shown before the build ended, as ``site_dir`` now has it: no
+    reader needs to reload again."""
+    if not shown or not open_pages <= shown.keys():
+        return False
+    for output, html in shown.items():
+        try:
+            if (site_dir / output).read_text(encoding="utf-8") != html:
+                return False
+        except (OSError, UnicodeDecodeError):
+            return False
+    return True
 
 
 def error_overlay(problems: list[Problem]) -> str:
