@@ -18,10 +18,10 @@ from gpuguide import atomic
 from gpuguide.structure.project_files import RefusedFile, read_project_file
 
 
-def make_environment(templates_dir: Path, cache_dir: Path | None = None, root: Path | None = None) -> jinja2.Environment:
+def make_environment(templates_dir: Path, cache_dir: Path | None = None, root: Path | None = None) -> SiteEnvironment:
     """Autoescape on, undefined variables are errors; one environment per build. Templates are read
     through the build's gate, within the project ``root`` (by default the templates' parent)."""
-    env = jinja2.Environment(
+    env = SiteEnvironment(
         loader=GatedLoader(templates_dir, root if root is not None else templates_dir.parent),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -38,6 +38,31 @@ def make_environment(templates_dir: Path, cache_dir: Path | None = None, root: P
     env.policies["json.dumps_function"] = dumps_with_encoded
     env.policies["json.dumps_kwargs"] = TOJSON_ARGUMENTS
     return env
+
+
+class SiteEnvironment(jinja2.Environment):
+    """Jinja's environment, which compiles a template from the tree its references were found in
+    (``parse_to_compile``, called by ``TemplateReferences``) instead of parsing its source again:
+    a cold build parses each template once (``bench/README.md`` gives what it saves)."""
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self._trees: dict[tuple[str, str], jinja2.nodes.Template] = {}
+
+    def parse_to_compile(self, source: str, name: str) -> jinja2.nodes.Template:
+        """``parse``, the tree kept for the next compilation of ``source`` as ``name``."""
+        tree = self._trees[(name, source)] = self.parse(source, name)
+        return tree
+
+    def forget_trees(self) -> None:
+        """Drop the trees not compiled (a template the bytecode cache had)."""
+        self._trees.clear()
+
+    def compile(self, source: Any, name: str | None = None, filename: str | None = None, raw: bool = False,
+                defer_init: bool = False) -> Any:
+        if isinstance(source, str) and name is not None:
+            source = self._trees.pop((name, source), source)
+        return super().compile(source, name, filename, raw, defer_init)
 
 
 #: How ``tojson`` writes JSON (Jinja's default: keys sorted), and ``EncodedJson`` with it.
@@ -258,7 +283,7 @@ class TemplateReferences:
 
     FILE = "references.json"
 
-    def __init__(self, env: jinja2.Environment, cache_dir: Path | None):
+    def __init__(self, env: SiteEnvironment, cache_dir: Path | None):
         self.env = env
         self.file = cache_dir / self.FILE if cache_dir is not None else None
         self._known: dict[str, list[str]] = {}
@@ -277,7 +302,8 @@ class TemplateReferences:
 
         key = hashlib.blake2b(source.encode("utf-8"), digest_size=16).hexdigest()
         if key not in self._known:
-            self._known[key] = sorted(ref for ref in meta.find_referenced_templates(self.env.parse(source, name)) if ref)
+            tree = self.env.parse_to_compile(source, name)
+            self._known[key] = sorted(ref for ref in meta.find_referenced_templates(tree) if ref)
             self._changed = True
         return self._known[key]
 

@@ -103,6 +103,41 @@ def test_a_genuine_compiled_template_is_loaded(tmp_path, monkeypatch):
     assert compiled == []
 
 
+def test_a_cold_compile_parses_each_template_once_and_compiles_the_code_a_fresh_parse_gives(tmp_path, monkeypatch):
+    """Finding a template's references parses it; compiling it then uses that tree instead of
+    parsing the source again (``SiteEnvironment``), and generates the very code a parse gives."""
+    import jinja2
+
+    from sites import ROOT
+
+    from gpuguide.build.pipeline import Options, load
+    from gpuguide.project import Project
+    from gpuguide.render.renderer import PageRenderer
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    project = Project(ROOT)
+    site = load(project, Options(search=False, parallel=False))
+    parsed: list[str | None] = []
+    parse = jinja2.Environment._parse
+
+    def counted(self, source, name, filename):
+        parsed.append(name)
+        return parse(self, source, name, filename)
+
+    monkeypatch.setattr(jinja2.Environment, "_parse", counted)
+    renderer = PageRenderer(site.dataset, site.library, site.languages, project.templates_dir, site.problems,
+                            cache_dir=tmp_path / "cache")
+    renderer.compile_templates({"guide", "gpu", "comparison"})
+    assert not site.problems.errors
+    assert sorted(parsed) == sorted(renderer.template_sources) and len(parsed) == len(set(parsed)) > 5
+    assert not renderer.env._trees  # nothing kept once compiled
+    plain = jinja2.Environment(**{key: getattr(renderer.env, key) for key in (
+        "trim_blocks", "lstrip_blocks", "keep_trailing_newline", "autoescape", "undefined")}, loader=renderer.env.loader)
+    for name, source in renderer.template_sources.items():
+        renderer.env.parse_to_compile(source, name)
+        assert renderer.env.compile(source, name, name, raw=True) == plain.compile(source, name, name, raw=True), name
+
+
 # --- JSON encoded once (``EncodedJson``) -------------------------------------------------------------
 
 def test_a_value_encoded_once_is_written_by_tojson_as_the_value_itself(tmp_path):
