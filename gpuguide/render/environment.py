@@ -62,7 +62,9 @@ class SiteEnvironment(jinja2.Environment):
                 defer_init: bool = False) -> Any:
         if isinstance(source, str) and name is not None:
             source = self._trees.pop((name, source), source)
-        return super().compile(source, name, filename, raw, defer_init)
+        if raw:  # two calls: the base class's overloads type each value of ``raw``
+            return super().compile(source, name, filename, True, defer_init)
+        return super().compile(source, name, filename, False, defer_init)
 
 
 #: How ``tojson`` writes JSON (Jinja's default: keys sorted), and ``EncodedJson`` with it.
