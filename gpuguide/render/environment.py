@@ -310,6 +310,9 @@ class TemplateReferences:
         return self._known[key]
 
     def save(self) -> None:
+        """Keep what was found for the next build; drop the trees no compilation took (a template
+        whose compiled code the bytecode cache had)."""
+        self.env.forget_trees()
         if self.file is None or not self._changed:
             return
         try:

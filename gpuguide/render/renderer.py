@@ -137,7 +137,6 @@ class PageRenderer:
                 self.problems.error(user, line, 1, f"template not found: `{missing}`",
                                     "check the name in the include or extends tag, or restore the file")
         self._references.save()
-        self.env.forget_trees()
 
     def _includer(self, missing: str, names: set[str]) -> tuple[Path, int]:
         """The template (and line) that names ``missing``, for the error message."""
