@@ -9,6 +9,7 @@ import errno
 import gc
 import hashlib
 import json
+import math
 import os
 import pickle
 import struct
@@ -121,6 +122,29 @@ def test_a_file_name_that_is_not_utf8_is_kept(tmp_path: Path):
     name = os.fsdecode(b"content/fr/caf\xe9.md")
     cached.save(tmp_path / "c.cache", "k", {name: 1})
     assert cached.load(tmp_path / "c.cache", "k") == {name: 1}
+
+
+EDGE_VALUES = [
+    [2**70, -(2**80), 2**64 - 1, -0.0, 5e-324, 1e300, 0.1],  # whole numbers beyond 64 bits, extreme floats
+    [float("inf"), float("-inf")],
+    {"text": "é\u2028\x00\"\\/\x7f", "nested": [{"a": None, "b": True}], "": []},
+    os.fsdecode(b"caf\xe9.md"),  # a lone surrogate: the standard library's path
+]
+
+
+@pytest.mark.parametrize("value", EDGE_VALUES, ids=["numbers", "infinities", "escapes", "surrogate"])
+def test_the_payload_is_the_standard_librarys_compact_json_and_loads_back_the_same(tmp_path: Path, value):
+    # The fast codec must write exactly what ``json.dumps`` writes, and read it back to the same
+    # values and types (a big whole number stays an int, an infinity stays a float).
+    path = tmp_path / "c.cache"
+    cached.save(path, "k", value)
+    payload = path.read_bytes()[len(cached.MAGIC) + 4 + 40:]
+    assert payload == json.dumps(["k", value], ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    loaded = cached.load(path, "k")
+    assert loaded == value and json.dumps(loaded) == json.dumps(value)  # same types: 2**70 is no float
+    nan = [float("nan")]
+    cached.save(path, "k", nan)
+    assert math.isnan(cached.load(path, "k")[0])
 
 
 def test_a_second_save_replaces_the_first(tmp_path: Path):
