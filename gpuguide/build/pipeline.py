@@ -225,11 +225,17 @@ class _Build:
         self.staging = publish.staging_dir(self.project.site_dir) if self.publishing else None
         render_first(self.renderer, self.work.render, self.preview)
         self.rendered: dict[str, RenderedPage] = {page.output: page for page in [
-            *render_pages(self.renderer, self.work.render, self.staging, progress, self.options.parallel),
+            *render_pages(self.renderer, self.work.render, self.staging, progress, self.options.parallel,
+                          self._known_files()),
             *resplice(self.renderer, self.work.respliced, self.project.site_dir, self.staging)]}
         self.site_wide, self.root_card = _site_wide_pages(self.renderer, self.site)
         self.site_wide_parsed = {output: parse_page(html, output) for output, html in self.site_wide.items()}
         self.timer.done(f"render {len(self.work.render)} pages, {len(self.work.respliced)} menus")
+
+    def _known_files(self) -> set[str]:
+        """The site's files known before rendering, which the link check takes as there: every
+        published page (one that fails to render is reported on its own), the root page, the assets."""
+        return {page.output_path for page in self.site.library.published} | {"index.html", *self.assets}
 
     def check(self) -> None:
         from gpuguide.build.link_check import check_build_links

@@ -112,6 +112,32 @@ def test_render_one_writes_the_page_into_staging_and_draws_its_card(tiny_loaded,
     assert fingerprint(staging).keys() == {"fr/entrainement/index.html"}  # nothing else written
 
 
+def test_render_one_keeps_only_the_links_a_known_file_does_not_settle(tiny_loaded, tmp_path: Path):
+    # Given the files known to exist, a page's result keeps the links the link check must still
+    # look at: those with a #fragment and those to a file not known. Its cache entry keeps all.
+    project, site = tiny_loaded
+    page = _page(site, "fr/entrainement/index.html")
+    whole = render_one(_renderer(project, site), page, None)
+    links = whole.parsed.links
+    assert any(link.fragment for link in links) and any(not link.fragment for link in links)
+    known = {link.target for link in links if not link.fragment}
+    unknown = next(link for link in links if not link.fragment)
+    known.discard(unknown.target)
+    renderer = _renderer(project, site)
+    renderer.card_cache = tmp_path / "cards"
+    result = render_one(renderer, page, tmp_path / "staging", known)
+    expected = [link for link in links if link.fragment or link.target == unknown.target]
+    assert list(result.parsed.links) == expected and unknown in expected
+    assert result.parsed.ids == whole.parsed.ids  # the targets of other pages' anchors
+    assert result.link_lines == {href: line for href, line in whole.link_lines.items()
+                                 if href in {link.href for link in expected}}
+    # What the next build reads of the page: every id and every anchor link, as before.
+    entry_links = result.entry(("", "", "", None)).links
+    assert entry_links.ids == frozenset(whole.parsed.ids)
+    assert entry_links.fragment_links == tuple(link.href for link in links if "#" in link.href)
+    assert entry_links.link_lines == whole.link_lines
+
+
 def _break_guides(root: Path) -> None:
     """The guide template uses a variable nobody defines: each guide page fails to render."""
     edit(root / "templates" / "guide.html", "<h1>{{ title }}</h1>", "<h1>{{ title }}{{ no_such_variable }}</h1>")
@@ -163,6 +189,20 @@ def test_render_pages_in_a_pool_gives_what_rendering_in_this_process_gives(tiny_
     files = fingerprint(tmp_path / "serial")
     assert len(files) == total
     assert fingerprint(tmp_path / "pooled") == files  # the same bytes, written by the workers
+
+
+def test_a_read_sent_back_by_the_workers_is_one_object_for_the_build(tiny_loaded, tmp_path: Path, pool):
+    # Each chunk's pages are unpickled with their own copies of the reads: the build keeps one of each.
+    project, site = tiny_loaded
+    indexes = list(range(len(site.library.published)))
+    pooled = render_pages(_renderer(project, site), indexes, tmp_path / "pooled", parallel=True)
+    objects: dict[tuple[str, str], set[int]] = {}
+    for result in pooled:
+        for read in result.reads:
+            objects.setdefault(read, set()).add(id(read))
+    shared = [read for read in objects if sum(read in r.reads for r in pooled) > 8]  # read in more than a chunk
+    assert shared, "pages of several chunks read the same records"
+    assert all(len(objects[read]) == 1 for read in objects)
 
 
 def test_render_pages_of_some_pages_only(tiny_loaded, tmp_path: Path, pool):
