@@ -92,7 +92,9 @@ _UNREADABLE = (ValueError, TypeError, KeyError, IndexError, RecursionError, Over
 # library's compact form (whole numbers of any size, infinities), in a third of the time to write and
 # two thirds of the time to read (a one-page edit at ten thousand pages reads 26 MB of it). It refuses
 # a lone surrogate (a file name that is not UTF-8, read by the walk): a value holding one is written,
-# and read, by the standard library, which keeps it as it is.
+# and read, by the standard library, which keeps it as it is. Unlike the standard library, it also
+# writes a set (as a list), bytes or a date (as text) instead of refusing them: callers pass JSON data
+# only, and each decoder checks the types it relies on, so such a mistake reads back as no cache.
 
 def _encode(value: Any) -> bytes:
     try:
