@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from gpuguide.figures.expression import Expr
+from gpuguide.figures.expression import Expr, at_most, var
 from gpuguide.figures.serving import KV_CACHE_BYTES, ModelShape, Workload, kv_cache_bytes, weight_format, weights_bytes
 from gpuguide.figures.sizing import Constant, Real, exact
 
@@ -96,6 +96,39 @@ class ServingGpu:
         69.0
         """
         return self.runtime_memory_bytes * ENGINE_MEMORY_SHARE - ENGINE_OVERHEAD_BYTES
+
+
+class ProgramGpu:
+    """A GPU type as the planner's program reads it: each of its figures an input (``planner.
+    gpu_inputs`` gives a GPU type's values), so that one program answers for every GPU type, and a
+    GPU's figures or price edited leave the programs as they were. A figure that is not published
+    is a missing input (the script's null); the flags beside them (``offer``, ``rated:<path>``, 0 or
+    1) say which, where the answer takes another branch for it."""
+
+    id = ""  # no GPU type's
+    fast_link_gpus = var("link")
+    usd_per_gpu_hour = var("price")
+    bandwidth_gbs = var("bandwidth")
+    engine_budget_bytes = var("budget")
+    offered = var("offer")  # 1: a live offer (``price`` is its hourly price), 0: none
+    priced = var("priced")  # 1: a live offer and a published bandwidth: a price per million to sort on
+    sort_bandwidth = var("sort_bandwidth")  # the bandwidth, 0 when not published
+    order = var("order")  # its place in the data
+
+    @staticmethod
+    def tflops(compute: str) -> Expr:
+        """The dense throughput a format whose fastest path is ``compute`` gets (``roofline.tensor_tflops``)."""
+        return var(f"tflops:{compute}")
+
+    @staticmethod
+    def rated(compute: str) -> Expr:
+        """1 when ``tflops(compute)`` is published, else 0."""
+        return var(f"rated:{compute}")
+
+    @staticmethod
+    def has(path: str) -> Expr:
+        """Whether the GPU has the tensor cores of ``path`` (``roofline.runs_natively``)."""
+        return at_most(1, var(f"has:{path}"))
 
 
 def tensor_parallel_allowed(shape: ModelShape, gpu_count: int) -> bool:

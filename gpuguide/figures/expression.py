@@ -317,8 +317,9 @@ class Program:
         for op, *args in self.instructions:
             if op == "n":
                 values.append(Fraction(args[0]))
-            elif op == "v":
-                values.append(Fraction(inputs[args[0]]))
+            elif op == "v":  # None: a figure not published
+                given = inputs[args[0]]
+                values.append(None if given is None else Fraction(given))
             elif op == "s":
                 values.append(args[0])
             elif op == "b":

@@ -2,14 +2,15 @@
 bounds and price, the launch settings an engine needs, and why the other GPU types lose.
 
 One builder, ``gpu_answer``, states every rule once. Called with numbers (a workload the pages show)
-it computes the answer; called with the planner's inputs (``expression.var``) it builds the program
-the planner's script evaluates in the reader's browser (``program``): the same formulas and the same
-choices, one definition and two evaluators.
+it computes the answer; called with the planner's inputs (``expression.var``) and a GPU type whose
+figures are inputs too (``ProgramGpu``) it builds the program the planner's script evaluates in the
+reader's browser (``planner_program``), once for each GPU type: the same formulas and the same choices, one
+definition and two evaluators. A program reads nothing of the data but its model's shape, so a site
+builds one per model, not one per model and GPU type.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -17,9 +18,9 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from gpuguide.figures import engine_budget, roofline, serving
-from gpuguide.figures.engine_budget import ServingGpu
-from gpuguide.figures.expression import (Expr, Program, at_most, below, both, ceil, choose, first, floor, or_else, select,
-                                         sharing, significant, symbolic, var)
+from gpuguide.figures.engine_budget import ProgramGpu, ServingGpu
+from gpuguide.figures.expression import (Expr, at_most, below, both, ceil, choose, first, floor, negate, or_else, select,
+                                         significant, symbolic)
 from gpuguide.figures.serving import ModelShape, Workload
 from gpuguide.figures.sizing import GB, Real, exact
 
@@ -86,9 +87,9 @@ class _Candidate:
     """One configuration of ``count`` GPUs for ``workload``, each figure computed when first asked
     for: a page's answer needs the figures of one count, the program those of every count."""
 
-    def __init__(self, shape: ModelShape, workload: Workload, gpu: ServingGpu, count: int):
+    def __init__(self, shape: ModelShape, workload: Workload, gpu: ServingGpu | ProgramGpu, count: int):
         self.shape, self.workload, self.gpu, self.count = shape, workload, gpu, count
-        self.linked = count == 1 or count <= gpu.fast_link_gpus
+        self.linked = count == 1 or at_most(count, gpu.fast_link_gpus)
         self.weights, self.kv, self.memory = held(shape, workload, count)
         price = gpu.usd_per_gpu_hour
         self.price = None if price is None else (price if isinstance(price, Expr) else exact(price)) * count
@@ -117,11 +118,12 @@ BOUNDS = {"user": "user_tokens_per_second", "total": "total_tokens_per_second", 
 FIELDS = ("memory", "weights", "kv", "user", "total", "first_token", "price", "per_million", "native", "count")
 
 
-def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu: ServingGpu, order: int,
+def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu: ServingGpu | ProgramGpu, order: Any,
                target: Any) -> dict[str, Any]:
     """One GPU type's answer. ``workloads`` are the (weights, KV cache) variants of one context and
     number of users, ``which`` the index of the one asked for (with one variant: 0); ``target`` the
-    per-user speed asked for (0: none). Numbers in, numbers out; the planner's inputs in, a program."""
+    per-user speed asked for (0: none). Numbers in, numbers out; the planner's inputs in (and a
+    ``ProgramGpu``: every GPU type's figures), a program."""
     counts = [n for n in engine_budget.GPU_COUNTS if engine_budget.tensor_parallel_allowed(shape, n)]
     variants = [[_Candidate(shape, workload, gpu, n) for workload in workloads] for n in counts]
 
@@ -134,7 +136,7 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
         return choose(which, len(options), lambda number: options[number].field(name))
 
     fits = [at_most(value(i, "memory"), gpu.engine_budget_bytes) for i in range(len(counts))]
-    linked = [n == 1 or n <= gpu.fast_link_gpus for n in counts]
+    linked = [n == 1 or at_most(n, gpu.fast_link_gpus) for n in counts]
 
     def fast_enough(i: int) -> Any:
         user = value(i, "user")
@@ -144,10 +146,11 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
              for i in range(len(counts))]
     chosen = first(meets)
     first_fit = first(fits)
-    last_linked = max(i for i in range(len(counts)) if linked[i])  # counts only grow: the largest linked
+    last_linked = _last(linked)  # counts only grow: the largest linked
+    no_offer = below(gpu.offered, 1) if isinstance(gpu, ProgramGpu) else gpu.usd_per_gpu_hour is None
     # -1: rent; else an index of REASON_CODES, the first that holds.
     code = first([below(first_fit, 0), below(first([both(f, l) for f, l in zip(fits, linked)]), 0),
-                  below(chosen, 0), gpu.usd_per_gpu_hour is None])
+                  below(chosen, 0), no_offer])
     shown_index = select(code + 1, [chosen, len(counts) - 1, first_fit, last_linked, chosen])
     row = {name: choose(shown_index, len(counts), lambda i: value(i, name)) for name in FIELDS}
     figures = shown(row["weights"], row["kv"], gpu.engine_budget_bytes, row["user"], row["total"],
@@ -156,15 +159,31 @@ def gpu_answer(shape: ModelShape, workloads: Sequence[Workload], which: Any, gpu
     row["code"] = code
     group = select(code + 1, [0, 1 + REASONS.index("memory"), 1 + REASONS.index("fast_link"),
                               1 + REASONS.index("speed"), 1 + REASONS.index("no_offer")])
-    bandwidth = exact(gpu.bandwidth_gbs) if gpu.bandwidth_gbs is not None else Fraction(0)
-    # No price or no bound: never a figure to sort on.
-    priced = gpu.usd_per_gpu_hour is not None and gpu.bandwidth_gbs is not None
     # Cheapest rentable first (by hourly price, then price per million tokens, fewer GPUs, more
-    # bandwidth, the file order), then the others by why they lose.
-    row["key"] = [group, row["price"] if gpu.usd_per_gpu_hour is not None else 0,
-                  row["per_million"] if priced else NO_PRICE,
+    # bandwidth, the file order), then the others by why they lose. No price or no bound: never a
+    # figure to sort on.
+    bandwidth: Any
+    if isinstance(gpu, ProgramGpu):
+        price_key = select(gpu.offered, [0, row["price"]])
+        per_million_key = select(gpu.priced, [NO_PRICE, row["per_million"]])
+        bandwidth = gpu.sort_bandwidth
+    else:
+        price_key = row["price"] if gpu.usd_per_gpu_hour is not None else 0
+        per_million_key = row["per_million"] if gpu.usd_per_gpu_hour is not None and gpu.bandwidth_gbs is not None \
+            else NO_PRICE
+        bandwidth = exact(gpu.bandwidth_gbs) if gpu.bandwidth_gbs is not None else Fraction(0)
+    row["key"] = [group, price_key, per_million_key,
                   select(code + 1, [row["count"], 99, row["count"], row["count"], row["count"]]), -bandwidth, order]
     return row
+
+
+def _last(flags: Sequence[Any]) -> Any:
+    """The index of the last true one of ``flags``, true up to some point and false after it (the
+    first always true)."""
+    if not symbolic(*flags):
+        return max(i for i, flag in enumerate(flags) if flag)
+    after = first([negate(flag) for flag in flags])  # the first false one, -1 when none is
+    return select(after + 1, [len(flags) - 1, *range(-1, len(flags) - 1)])
 
 
 @dataclass(frozen=True)
@@ -246,53 +265,6 @@ def plans(shape: ModelShape, workload: Workload, gpus: Iterable[ServingGpu],
 def cheapest(found: list[Plan]) -> Plan | None:
     """The configuration to rent: the first rentable plan, if any."""
     return next((plan for plan in found if plan.rentable), None)
-
-
-# --- The planner's program -----------------------------------------------------------------------
-
-#: The planner's inputs: the context, the users, the weight format (an index of ``formats_for``),
-#: the KV-cache format (an index of ``KV_FORMATS``) and the per-user speed asked for (0: none).
-INPUTS = ("context", "users", "weights", "kv", "target")
-
-
-#: In ``offers``: a GPU type with a live offer, whose price the program reads as an input.
-AN_OFFER = var("offer")
-
-
-def offers(gpus: Iterable[ServingGpu]) -> tuple[ServingGpu, ...]:
-    """The GPU types as the planner's program reads them: each price replaced by ``AN_OFFER``, so
-    that one program serves every set of prices (a price edit leaves the programs as they were)."""
-    return tuple(dataclasses.replace(gpu, usd_per_gpu_hour=AN_OFFER) if gpu.usd_per_gpu_hour is not None else gpu
-                 for gpu in gpus)
-
-
-def price_inputs(gpus: Iterable[ServingGpu]) -> dict[str, str]:
-    """The program's price inputs (``price:<GPU id>``), each an exact fraction as ``"72/25"``."""
-    return {f"price:{gpu.id}": f"{price.numerator}/{price.denominator}"
-            for gpu in gpus if gpu.usd_per_gpu_hour is not None and not isinstance(gpu.usd_per_gpu_hour, Expr)
-            for price in [exact(gpu.usd_per_gpu_hour)]}
-
-
-@functools.lru_cache(maxsize=256)
-def program(shape: ModelShape, gpus: tuple[ServingGpu, ...]) -> Program:
-    """What the planner's script evaluates: ``gpu_answer`` for every GPU type of ``offers(...)``,
-    with the inputs left as inputs (the workload's, and each price), and the launch settings of
-    each row."""
-    context, users, weights, kv, target = (var(name) for name in INPUTS)
-    formats = formats_for(shape)
-    workloads = [Workload(context, users, fmt, kv) for fmt in formats]  # the KV format stays an input
-    rows = []
-    with sharing():
-        for order, offered in enumerate(gpus):
-            gpu = offered if offered.usd_per_gpu_hour is not AN_OFFER else \
-                dataclasses.replace(offered, usd_per_gpu_hour=var(f"price:{offered.id}"))
-            row = gpu_answer(shape, workloads, weights, gpu, order, target)
-            settings = vllm_arguments(shape, workloads[0], row["count"], weights_index=weights, kv_index=kv)
-            rows.append({"gpu": gpu.id, "code": row["code"], "count": row["count"], "native": row["native"],
-                         "price": row["price"], **{field: row[field] for field in Shown.__dataclass_fields__},
-                         "key": row["key"],
-                         "settings": [[name, value] for name, value in settings]})
-        return Program({"rows": rows})
 
 
 # --- Launch settings -----------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 each row is about, the words (UI strings, typeset, placeholders left for the script) and how this
 language writes numbers, read off Babel so that the script prints exactly what the pages print.
 
-A model page's planner answers one model on every GPU type; a GPU page's, every model on one GPU
-type. Both evaluate ``planner.program``'s rows; neither holds a formula of its own.
+A model page's planner answers one model on every GPU type: it runs the model's program once with
+each GPU type's figures (its row's ``figures``). A GPU page's answers every model on one GPU type:
+it runs the GPU pages' program, the same for every GPU type, with its GPU's ``figures``. Neither
+holds a formula of its own.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from gpuguide.figures import formatting, planner, serving
-from gpuguide.figures.engine_budget import ServingGpu
+from gpuguide.figures import formatting, planner, planner_program, serving
+from gpuguide.figures.engine_budget import ProgramGpu
 from gpuguide.figures.expression import Program, sharing, var
 from gpuguide.figures.plan_tables import format_label, model_argument
 from gpuguide.figures.records import model_shape, serving_gpu, serving_gpus
@@ -31,13 +33,13 @@ TEXTS = ("tokens_per_second_upper_bound", "seconds_lower_bound", "usd_lower_boun
          "planner_cheapest", "planner_no_rental", "plan_configuration", "planner_served", "planner_not_served",
          "planner_loading", "planner_load_failed", "planner_model_page")
 
-#: Where a model page's planner gets its program from: (model, ``planner.offers(...)``) → its JSON
-#: data (or, from the build's ``ProgramStore``, that data already written as JSON text).
-ProgramSource = Callable[[ModelShape, tuple[ServingGpu, ...]], Any]
+#: Where a model page's planner gets its program from: the model → its JSON data (or, from the
+#: build's ``ProgramStore``, that data already written as JSON text).
+ProgramSource = Callable[[ModelShape], Any]
 #: The models a GPU page's program answers: (model id, its shape), in the data's order.
 GpuModels = tuple[tuple[str, ModelShape], ...]
-#: Where a GPU page's planner gets its program from: (the GPU with its price, the models) → its JSON.
-GpuProgramSource = Callable[[ServingGpu, GpuModels], Any]
+#: Where a GPU page's planner gets its program from: the models → its JSON.
+GpuProgramSource = Callable[[GpuModels], Any]
 
 #: The inputs' bounds: a context of at least one token, 1 to 1,024 users, a speed up to 10,000 tokens/s.
 MAX_USERS = 1024
@@ -82,20 +84,21 @@ def _inputs(llm: LlmModel, language: Language) -> dict[str, Any]:
                          "w": serving.format_of(shape, "native"), "kv": planner.KV_FORMATS[0]}}
 
 
-def model_program(shape: ModelShape, offers: tuple[ServingGpu, ...]) -> dict[str, Any]:
+def model_program(shape: ModelShape) -> dict[str, Any]:
     """The planner's program for a model (``planner.program``), as the script receives it."""
-    return planner.program(shape, offers).as_json()
+    return planner_program.program(shape).as_json()
 
 
 def model_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pages: dict[str, str | None],
                   programs: ProgramSource = model_program) -> dict[str, Any]:
     """The planner of a model page: every GPU type's answer for the workload a reader asks, the
-    program from ``programs`` (the build keeps them across builds: they read no price)."""
+    program from ``programs`` (the build keeps them across builds: they read only the model), run
+    once for each GPU type with its figures (``planner_program.gpu_inputs``)."""
     shape = model_shape(llm)
-    gpus = tuple(serving_gpus(dataset.gpus, dataset.prices))
     rows = [{"id": gpu.id, "name": gpu.short_name, "url": gpu_pages.get(gpu.id), "link": gpu.interconnect.gpus,
-             "bid": dataset.bid_url(language.code, gpu.id)} for gpu in dataset.gpus.values()]
-    return {"kind": "model", "program": programs(shape, planner.offers(gpus)), "prices": planner.price_inputs(gpus),
+             "bid": dataset.bid_url(language.code, gpu.id), "figures": planner_program.gpu_inputs(spec, order)}
+            for order, (gpu, spec) in enumerate(zip(dataset.gpus.values(), serving_gpus(dataset.gpus, dataset.prices)))]
+    return {"kind": "model", "program": programs(shape),
             "rows": rows, "repository": llm.repository_name,
             "model": llm.name, "inputs": _inputs(llm, language), "texts": texts(language),
             "number": number_format(language), "lang": language.code}
@@ -112,28 +115,27 @@ def chooser_planner(llm: LlmModel, dataset: Dataset, language: Language, gpu_pag
     return {**initial, "kind": "choose", "modelId": llm.id, "models": choices}
 
 
-def gpu_program_inputs(gpu: Gpu, dataset: Dataset) -> tuple[ServingGpu, GpuModels]:
-    """What ``gpu``'s program is made of: its figures and price, and every language model's shape."""
-    return serving_gpu(gpu, dataset.price(gpu.id)), tuple((llm.id, model_shape(llm))
-                                                          for llm in dataset.llm_models.values())
+def gpu_program_models(dataset: Dataset) -> GpuModels:
+    """What the GPU pages' program is made of: every language model's shape."""
+    return tuple((llm.id, model_shape(llm)) for llm in dataset.llm_models.values())
 
 
-def gpu_program_json(spec: ServingGpu, models: GpuModels) -> dict[str, Any]:
+def gpu_program_json(models: GpuModels) -> dict[str, Any]:
     """``gpu_program`` as the script receives it (the default ``GpuProgramSource``)."""
-    return gpu_program(spec, models).as_json()
+    return gpu_program(models).as_json()
 
 
 @functools.lru_cache(maxsize=256)
-def gpu_program(spec: ServingGpu, models: GpuModels) -> Program:
-    """Every language model of ``models`` on the GPU ``spec``, in its published format
-    (``planner.gpu_answer`` per model; ``gpu_program_inputs`` gives them): built once for the
-    pages of every language."""
+def gpu_program(models: GpuModels) -> Program:
+    """Every language model of ``models`` in its published format, on any GPU type: its figures
+    are inputs (``planner_program.gpu_inputs``), so that one program serves every GPU page, built once for
+    the site (``planner.gpu_answer`` per model)."""
     context, users, kv = var("context"), var("users"), var("kv")
     rows = []
     with sharing():
         for order, (model_id, shape) in enumerate(models):
             # A context beyond a model's maximum is sized at that maximum, as the pages do.
-            row = planner.gpu_answer(shape, [Workload(context, users, "native", kv)], 0, spec, order, 0)
+            row = planner.gpu_answer(shape, [Workload(context, users, "native", kv)], 0, ProgramGpu(), order, 0)
             rows.append({"model": model_id, "code": row["code"], "count": row["count"],
                          "user_tokens_per_second": row["user_tokens_per_second"],
                          "usd_per_million_tokens": row["usd_per_million_tokens"],
@@ -144,11 +146,13 @@ def gpu_program(spec: ServingGpu, models: GpuModels) -> Program:
 def gpu_planner(gpu: Gpu, dataset: Dataset, language: Language, model_pages: dict[str, str | None],
                 programs: GpuProgramSource = gpu_program_json) -> dict[str, Any]:
     """The reverse view of a GPU page: for a context and a number of users, each model it serves;
-    the program from ``programs`` (the build keeps them across builds)."""
+    the program from ``programs`` (the build keeps it across builds), run with the GPU's figures."""
     rows = [{"id": llm.id, "name": llm.name, "url": model_pages.get(llm.id),
              "format": language.ui(f"precision_{serving.format_of(model_shape(llm), 'native')}")}
             for llm in dataset.llm_models.values()]
-    return {"kind": "gpu", "program": programs(*gpu_program_inputs(gpu, dataset)), "rows": rows, "gpu": gpu.short_name,
+    figures = planner_program.gpu_inputs(serving_gpu(gpu, dataset.price(gpu.id)), list(dataset.gpus).index(gpu.id))
+    return {"kind": "gpu", "program": programs(gpu_program_models(dataset)), "figures": figures, "rows": rows,
+            "gpu": gpu.short_name,
             "link": gpu.interconnect.gpus, "inputs": {"maxContext": max(m.max_context_tokens for m in
                                                                        dataset.llm_models.values()),
                                                      "maxUsers": MAX_USERS, "maxTarget": 0, "formats": [],

@@ -28,8 +28,8 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from gpuguide.figures import engine_budget, serving
-from gpuguide.figures.engine_budget import ServingGpu
-from gpuguide.figures.expression import maximum, minimum, symbolic
+from gpuguide.figures.engine_budget import ProgramGpu, ServingGpu
+from gpuguide.figures.expression import first, maximum, minimum, select, symbolic
 from gpuguide.figures.serving import ModelShape, Workload
 from gpuguide.figures.sizing import GB, Real, exact
 
@@ -39,7 +39,7 @@ SECONDS_PER_HOUR = 3600
 TENSOR_PATHS = ("fp4", "fp8", "bf16")
 
 
-def tensor_tflops(gpu: ServingGpu, compute: str) -> Fraction | None:
+def tensor_tflops(gpu: ServingGpu | ProgramGpu, compute: str) -> Any:
     """The dense throughput a format whose fastest path is ``compute`` gets on ``gpu``: that path,
     or the next slower one the GPU has (FP8 weights on an A100 run at its BF16 rate).
 
@@ -47,6 +47,8 @@ def tensor_tflops(gpu: ServingGpu, compute: str) -> Fraction | None:
     >>> tensor_tflops(a100, "fp8"), tensor_tflops(ServingGpu("h100", 80, 3350, {"bf16": 989, "fp8": 1979}), "fp4")
     (Fraction(312, 1), Fraction(1979, 1))
     """
+    if isinstance(gpu, ProgramGpu):
+        return gpu.tflops(compute)
     rates = gpu.rates
     for path in TENSOR_PATHS[TENSOR_PATHS.index(compute):]:
         if path in rates:
@@ -54,12 +56,14 @@ def tensor_tflops(gpu: ServingGpu, compute: str) -> Fraction | None:
     return None
 
 
-def runs_natively(gpu: ServingGpu, shape: ModelShape, weights: str) -> bool:
+def runs_natively(gpu: ServingGpu | ProgramGpu, shape: ModelShape, weights: str) -> Any:
     """Whether the GPU has the tensor cores the format is made for (FP8 weights on an FP8 GPU);
     otherwise an engine runs them weight-only, dequantized to 16 bits: memory is saved, not time.
     A weight-only format (AWQ, GPTQ, NF4) is what it says everywhere, and not flagged."""
     made_for = serving.weight_format(serving.format_of(shape, weights)).made_for
-    return made_for in (None, "bf16") or made_for in gpu.rates
+    if made_for in (None, "bf16"):
+        return True
+    return gpu.has(made_for) if isinstance(gpu, ProgramGpu) else made_for in gpu.rates
 
 
 @dataclass(frozen=True)
@@ -106,8 +110,8 @@ def decode_load(shape: ModelShape, workload: Workload, gpu_count: int) -> Decode
                       Fraction(2 * active) * prompt)
 
 
-def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu, gpu_count: int,
-                  fast_link: bool = True) -> Bounds | None:
+def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu | ProgramGpu, gpu_count: int,
+                  fast_link: Any = True) -> Bounds | None:
     """The roofline of ``workload`` on ``gpu_count`` GPUs of ``gpu``; None without published bandwidth.
 
     >>> llama_8b = ModelShape(8_030_261_248, 32, 8, 128, 131_072, vocab_size=128_256, hidden_size=4096)
@@ -119,18 +123,27 @@ def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu, gpu_co
     if gpu.bandwidth_gbs is None:
         return None
     load = decode_load(shape, workload, gpu_count)
-    bandwidth = exact(gpu.bandwidth_gbs) * GB
+    program = isinstance(gpu, ProgramGpu)  # its figures are inputs: each branch taken by the program
+    bandwidth = (gpu.bandwidth_gbs if isinstance(gpu, ProgramGpu) else exact(gpu.bandwidth_gbs)) * GB
     memory_total = gpu_count * bandwidth * workload.users / load.bytes_read
     rate = tensor_tflops(gpu, load.compute)
-    compute_total = gpu_count * rate * 10**12 / load.flops_per_token if rate else None
-    total = minimum(memory_total, compute_total) if compute_total is not None else memory_total
+    compute_total = gpu_count * rate * 10**12 / load.flops_per_token if program or rate else None
+    if isinstance(gpu, ProgramGpu):  # with a published throughput, the lower of the two
+        total = select(gpu.rated(load.compute), [memory_total, minimum(memory_total, compute_total)])
+    else:
+        total = minimum(memory_total, compute_total) if compute_total is not None else memory_total
     user = total / workload.users
-    if not fast_link and gpu_count > 1:
+    if fast_link is not True and gpu_count > 1:
         # Layers split over PCIe: a user's token crosses every GPU in turn, one GPU's pace.
-        user = minimum(user, bandwidth / load.one_user_bytes_read)
-        total = minimum(total, user * workload.users)
+        split_user = minimum(user, bandwidth / load.one_user_bytes_read)
+        split_total = minimum(total, split_user * workload.users)
+        if symbolic(fast_link):
+            linked = first([fast_link]) + 1  # 1: linked, 0: split
+            user, total = select(linked, [split_user, user]), select(linked, [split_total, total])
+        elif not fast_link:
+            user, total = split_user, split_total
     first_token = None
-    if rate:
+    if program or rate:  # the program's is missing where the throughput is
         first_token = maximum(load.prompt_flops / (gpu_count * rate * 10**12),
                               load.weights_read / (gpu_count * bandwidth))
     limited_by: Literal["memory", "compute"] | None = None

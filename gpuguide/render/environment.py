@@ -73,8 +73,8 @@ TOJSON_ARGUMENTS: dict[str, Any] = {"sort_keys": True}
 
 class EncodedJson:
     """A value written as JSON once, the way ``tojson`` writes it, which ``tojson`` then puts in as
-    it is (``dumps_with_encoded``): a planner's program (100 KB of JSON, the same on the pages of
-    every language) is encoded once per build, or read as text from the build cache, instead of
+    it is (``dumps_with_encoded``): a planner's program (the GPU pages' is 58 KB of JSON, the same
+    on the pages of every language) is encoded once per build, or read as text from the build cache, instead of
     on every page that embeds it."""
 
     __slots__ = ("text",)

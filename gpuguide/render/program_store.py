@@ -1,20 +1,18 @@
 """The planner's programs kept across builds: ``.build-cache/programs/<digest>``.
 
-A model page's planner embeds its model's program (``planner.program``): every GPU type's answer,
-with the workload and the prices left as inputs, so the program changes only with the model's
-shape, the GPUs' figures or the code. Building one takes 20 to 40 ms, and a price edit renders
-every model page again: reading the 24 programs back instead of building them takes the real
-site's price edit from 2.8 to 2.3 s. A GPU page's planner embeds its GPU's program
-(``planner_page.gpu_program``: every model on that GPU, its price included), 50 to 75 ms to build;
-a use case's title, which every GPU page shows, renders the language's GPU pages again, and reading
-their programs back saves the real site's title edit about 1 s of CPU (``build.py`` after the edit:
-4.0–4.9 s of CPU against 5.3–5.8 s, 3 edits each). An
-entry is named by the digest of what its program is made of (the code's version included), so a
-stale one is never read; it is a ``cached`` file (checksummed JSON): a damaged one is built again,
-never used. It holds the program as the pages write it (``EncodedJson``: its JSON text), which
-they put in as it is: each program is encoded once, not on every page (both languages, and a use
-case's planner) that embeds it, nor decoded when read back (real site, single process: 0.4 s of
-CPU of a cold build, 0.2 s of a price edit).
+A model page's planner embeds its model's program (``planner_program.program``): one GPU type's answer,
+with the workload and the GPU type's figures and price left as inputs, which the script runs once
+for each GPU type (``planner_program.gpu_inputs``, on the page). The GPU pages embed one program for the
+site (``planner_page.gpu_program``: every model, the GPU's figures as inputs). So a program changes
+only with the models' shapes or the code, never with a price or a GPU's figures. Building them
+takes the real site 0.12 s for its 28 models and 0.04 s for the GPU pages' (every GPU type's
+answer in one program per model took 1.3 s, and one program per GPU type 1.0 s); a price edit
+renders every model and GPU page again, which reads them back instead. An entry is named by the
+digest of what its program is made of (the code's version included), so a stale one is never
+read; it is a ``cached`` file (checksummed JSON): a damaged one is built again, never used. It
+holds the program as the pages write it (``EncodedJson``: its JSON text), which they put in as it
+is: each program is encoded once, not on every page (both languages, and a use case's planner)
+that embeds it, nor decoded when read back.
 """
 
 from __future__ import annotations
@@ -26,10 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from gpuguide import cached
-from gpuguide.figures import planner
-from gpuguide.figures.engine_budget import ServingGpu
-from gpuguide.figures.planner_page import GpuModels, gpu_program_inputs, gpu_program_json, model_program
-from gpuguide.figures.records import model_shape, serving_gpus
+from gpuguide.figures.planner_page import GpuModels, gpu_program_json, gpu_program_models, model_program
+from gpuguide.figures.records import model_shape
 from gpuguide.figures.serving import ModelShape
 from gpuguide.render.environment import EncodedJson
 from gpuguide.structure.dataset import Dataset
@@ -46,19 +42,19 @@ class ProgramStore:
         self.folder, self.code_version = folder, code_version
         self._memo: dict[str, EncodedJson] = {}  # the pages of both languages ask for the same
 
-    def key(self, shape: ModelShape, offers: tuple[ServingGpu, ...]) -> str:
-        return self._digest(shape, offers)
+    def key(self, shape: ModelShape) -> str:
+        return self._digest(shape)
 
-    def gpu_key(self, spec: ServingGpu, models: GpuModels) -> str:
-        return self._digest("gpu", spec, models)
+    def gpu_key(self, models: GpuModels) -> str:
+        return self._digest("gpu", models)
 
-    def __call__(self, shape: ModelShape, offers: tuple[ServingGpu, ...]) -> EncodedJson:
+    def __call__(self, shape: ModelShape) -> EncodedJson:
         """A model's program (a ``planner_page.ProgramSource``)."""
-        return self._get(self.key(shape, offers), lambda: model_program(shape, offers))
+        return self._get(self.key(shape), lambda: model_program(shape))
 
-    def gpu(self, spec: ServingGpu, models: GpuModels) -> EncodedJson:
-        """A GPU's program (a ``planner_page.GpuProgramSource``)."""
-        return self._get(self.gpu_key(spec, models), lambda: gpu_program_json(spec, models))
+    def gpu(self, models: GpuModels) -> EncodedJson:
+        """The GPU pages' program (a ``planner_page.GpuProgramSource``)."""
+        return self._get(self.gpu_key(models), lambda: gpu_program_json(models))
 
     def prune(self, dataset: Dataset) -> None:
         """Remove the programs no page of ``dataset`` reads (an edited GPU's or model's figures,
@@ -66,9 +62,8 @@ class ProgramStore:
         per GPU."""
         if self.folder is None or not self.folder.is_dir():
             return
-        offers = planner.offers(serving_gpus(dataset.gpus, dataset.prices))
-        kept = {self.key(model_shape(llm), offers) for llm in dataset.llm_models.values()}
-        kept |= {self.gpu_key(*gpu_program_inputs(gpu, dataset)) for gpu in dataset.gpus.values()}
+        kept = {self.key(model_shape(llm)) for llm in dataset.llm_models.values()}
+        kept.add(self.gpu_key(gpu_program_models(dataset)))
         for name in os.listdir(self.folder):
             if name not in kept:
                 (self.folder / name).unlink(missing_ok=True)

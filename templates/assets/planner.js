@@ -76,8 +76,8 @@
       var instruction = program.instructions[index], op = instruction[0], result, i;
       if (op === "n") result = num(instruction[1]);
       else if (op === "v") {
-        var given = inputs[instruction[1]];  // a workload's integer, or a price as "72/25"
-        result = typeof given === "string" ? num(given) : [BigInt(given), ONE];
+        var given = inputs[instruction[1]];  // an integer, a fraction as "72/25", null when not published
+        result = given === null ? null : typeof given === "string" ? num(given) : [BigInt(given), ONE];
       }
       else if (op === "s") result = instruction[1];
       else if (op === "b") result = instruction[1] === 1;
@@ -287,14 +287,15 @@
   var launch = section.querySelector("[data-planner-launch]");
   var REASONS = ["memory", "fast_link", "speed", "no_offer"];
 
+  // A model's program answers for one GPU type, run with each one's figures; a GPU page's, for
+  // every model, run with that GPU's.
   function evaluate(state) {
     var formats = model.inputs.formats.map(function (f) { return f.key; });
-    var inputs = { context: state.ctx, users: state.users, kv: KV.indexOf(state.kv), target: state.tps || 0,
-                   weights: formats.length ? formats.indexOf(state.w) : 0 };
-    var prices = model.prices || {};  // a model's program reads each GPU's price as an input
-    Object.keys(prices).forEach(function (name) { inputs[name] = prices[name]; });
-    var value = evaluator(inputs);
-    return read(program.outputs, value);
+    var workload = { context: state.ctx, users: state.users, kv: KV.indexOf(state.kv), target: state.tps || 0,
+                     weights: formats.length ? formats.indexOf(state.w) : 0 };
+    function run(figures) { return read(program.outputs, evaluator(Object.assign({}, workload, figures))); }
+    if (data.kind === "gpu") return run(data.figures);
+    return { rows: model.rows.map(function (row) { return run(row.figures); }) };
   }
 
   function compareKeys(a, b) {

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gpuguide.errors import Problems
-from gpuguide.figures import engine_budget, roofline, serving, sizing
+from gpuguide.figures import engine_budget, planner, planner_program, roofline, serving, sizing
 from gpuguide.figures.planner import cheapest, command_arguments, plan_gpu, plans, vllm_arguments
 from gpuguide.figures.records import model_shape, serving_gpus
 from gpuguide.figures.engine_budget import ServingGpu
@@ -119,3 +119,53 @@ def test_every_plan_of_every_model_is_consistent(dataset):
                 assert plan.usd_per_hour == (None if price is None else
                                              sizing.exact(price.usd_per_gpu_hour) * plan.gpu_count)
                 assert (plan.reason == "no_offer") == (price is None and plan.reason not in ("fast_link",))
+
+
+# --- The program: one for every GPU type, its figures as inputs -----------------------------------
+
+#: What a program's row and ``gpu_answer``'s numbers must agree on.
+ANSWER_FIELDS = ("code", "count", "price", "key", "used_gb", "budget_gb", "user_tokens_per_second",
+                 "total_tokens_per_second", "first_token_seconds", "usd_per_million_tokens")
+#: A GPU type with each figure missing in turn: no bandwidth, no tensor throughput, no FP8 path.
+UNPUBLISHED = (ServingGpu("no-bandwidth", 48, None, {"bf16": 180}, 4, 1.10),
+               ServingGpu("no-tflops", 96, 1800, {}, 1, 0.95),
+               ServingGpu("no-offer-no-figures", 16, None, {}, 1, None))
+MIXTURE = ModelShape(30_500_000_000, 48, 4, 128, 40_960, attention_heads=32, active_parameters=3_300_000_000,
+                     native_format="fp8")
+
+
+def _agrees(shape: ModelShape, gpus: list[ServingGpu], workloads: list[tuple[int, int, int, int, int]]) -> int:
+    program = planner_program.program(shape)
+    formats = planner.formats_for(shape)
+    compared = 0
+    for context, users, weights, kv, target in workloads:
+        workload = Workload(context, users, formats[weights], planner.KV_FORMATS[kv])
+        for order, gpu in enumerate(gpus):
+            inputs = {"context": context, "users": users, "weights": weights, "kv": kv, "target": target,
+                      **planner_program.gpu_inputs(gpu, order)}
+            row = program.read(program.evaluate(inputs))
+            expected = planner.gpu_answer(shape, [workload], 0, gpu, order, Fraction(target))
+            assert {field: row[field] for field in ANSWER_FIELDS} == {field: expected[field] for field in ANSWER_FIELDS}, \
+                (gpu.id, context, users, formats[weights], kv, target)
+            assert bool(row["native"]) == bool(expected["native"]) and isinstance(row["native"], bool)
+            compared += 1
+    return compared
+
+
+def test_the_program_run_with_a_gpus_figures_is_that_gpus_answer_even_with_figures_missing():
+    """One program for every GPU type: run with each one's figures (``gpu_inputs``), it gives what
+    the pages compute, to the digit, sort key included; a figure not published is a missing input."""
+    gpus = [H100, A100, L4, PAIR, *UNPUBLISHED]
+    workloads = [(8192, 1, 0, 0, 0), (32_768, 10, 1, 1, 0), (131_072, 64, 2, 0, 20), (500, 1024, 0, 1, 5),
+                 (200_000, 3, 1, 0, 100)]
+    assert _agrees(LLAMA_3_1_8B, gpus, workloads) + _agrees(MIXTURE, gpus, workloads[:3]) == len(gpus) * (5 + 3)
+    inputs = planner_program.gpu_inputs(UNPUBLISHED[2], 0)
+    assert inputs["bandwidth"] is None and inputs["price"] is None and inputs["offer"] == 0
+    assert inputs["rated:bf16"] == 0 and inputs["tflops:bf16"] is None
+
+
+def test_every_models_program_gives_every_gpu_types_answer_on_the_real_data(dataset):
+    gpus = list(serving_gpus(dataset.gpus, dataset.prices))
+    workloads = [(4096, 1, 0, 0, 0), (16_384, 20, 0, 1, 20), (131_072, 8, 1, 0, 0)]
+    compared = sum(_agrees(model_shape(llm), gpus, workloads) for llm in dataset.llm_models.values())
+    assert compared == len(dataset.llm_models) * len(gpus) * len(workloads)

@@ -143,15 +143,12 @@ def test_a_cold_compile_parses_each_template_once_and_compiles_the_code_a_fresh_
 def test_a_value_encoded_once_is_written_by_tojson_as_the_value_itself(tmp_path):
     """A planner's program, encoded once and put in as text, gives the page the very bytes ``tojson``
     writes of the program itself; so does any value, HTML-unsafe characters and all."""
-    from gpuguide.figures import planner
-    from gpuguide.figures.engine_budget import ServingGpu
+    from gpuguide.figures import planner_program
     from gpuguide.figures.serving import ModelShape
     from gpuguide.render.environment import EncodedJson, make_environment
 
     shape = ModelShape(8_030_261_248, 32, 8, 128, 131_072, attention_heads=32, vocab_size=128_256, hidden_size=4096)
-    gpus = (ServingGpu("l4", 24, 300, {"bf16": 121, "fp8": 242.5}, 1, 0.8),
-            ServingGpu("h100-sxm", 80, 3350, {"bf16": 989, "fp8": 1979}, 8, None))
-    program = planner.program(shape, planner.offers(gpus)).as_json()
+    program = planner_program.program(shape).as_json()
     awkward = {"</script>": ["<b>&'\"", "é\u2028", 1.5, None, True], "nested": {"z": 1, "a": [{}]}}
     template = make_environment(tmp_path).from_string("<script>{{ value|tojson }}</script>")
     for value in (program, awkward, [], "text", 3):

@@ -1,9 +1,9 @@
-"""The planner's programs kept across builds (``render.program_store``), on the tiny site: a price
-edit builds no model's program again (only the edited GPU's, which holds its price) and the pages
-carry the new price as the program's input; a use case's title, which every GPU page shows,
-builds no program again; a damaged entry is built again, never used; a program no page reads any
-more is removed. Each edited build is compared with a clean build of the same inputs, byte for
-byte."""
+"""The planner's programs kept across builds (``render.program_store``), on the tiny site: one per
+language model and one for the GPU pages; a price edit or a GPU's figures edited build no program
+again (the pages carry the GPU types' figures as the programs' inputs); a use case's title, which
+every GPU page shows, builds none again; a damaged entry is built again, never used; a program no
+page reads any more is removed. Each edited build is compared with a clean build of the same
+inputs, byte for byte."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ def programs_built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The models whose program a build computed (instead of reading it back)."""
     made: list[str] = []
 
-    def counted(shape, offers):  # type: ignore[no-untyped-def]
+    def counted(shape):  # type: ignore[no-untyped-def]
         made.append(repr(shape))
-        return planner_page.model_program(shape, offers)
+        return planner_page.model_program(shape)
 
     monkeypatch.setattr(program_store, "model_program", counted)
     return made
@@ -42,20 +42,20 @@ def programs_built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.fixture
 def gpu_programs_built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The GPUs whose program a build computed."""
+    """The GPU pages' programs a build computed (by the models they answer)."""
     made: list[str] = []
 
-    def counted(spec, models):  # type: ignore[no-untyped-def]
-        made.append(spec.id)
-        return planner_page.gpu_program_json(spec, models)
+    def counted(models):  # type: ignore[no-untyped-def]
+        made.append(",".join(model_id for model_id, _ in models))
+        return planner_page.gpu_program_json(models)
 
     monkeypatch.setattr(program_store, "gpu_program_json", counted)
     return made
 
 
 #: The tiny site's programs: one per language model (small-llm, big-llm; the image model has no
-#: planner) and one per GPU (card, big, old).
-MODEL_PROGRAMS, GPU_PROGRAMS = 2, 3
+#: planner) and one for the GPU pages (card, big, old).
+MODEL_PROGRAMS, GPU_PROGRAMS = 2, 1
 
 
 def programs(root: Path) -> dict[str, int]:
@@ -68,9 +68,14 @@ def planner_data(root: Path, page: str = MODEL_PAGE) -> dict:
     return json.loads(soup.find("script", id="planner-data").string)
 
 
+def figures(root: Path, gpu: str) -> dict:
+    """The inputs a model page's program runs with for ``gpu``."""
+    return next(row["figures"] for row in planner_data(root)["rows"] if row["id"] == gpu)
+
+
 def clean_site(root: Path, tmp_path: Path) -> dict[str, str]:
     clean = tiny_project(tmp_path / "clean")
-    for name in ("prices.yaml", "gpus.yaml"):
+    for name in ("prices.yaml", "gpus.yaml", "models.yaml"):
         (clean / "data" / name).write_bytes((root / "data" / name).read_bytes())
     build(clean)
     return fingerprint(clean / "site")
@@ -81,16 +86,14 @@ def test_one_program_per_language_model_and_a_price_edit_builds_none_again(built
                                                                           tmp_path: Path):
     before = programs(built)
     assert len(before) == MODEL_PROGRAMS + GPU_PROGRAMS
-    assert planner_data(built)["prices"]["price:card"] == "1/2"
+    assert figures(built, "card")["price"] == "1/2"
+    assert planner_data(built, "en/gpus/card/index.html")["figures"]["price"] == "1/2"
     edit(built / "data" / "prices.yaml", "card: 0.5", "card: 0.65")
     outcome = build(built)
-    assert outcome.rendered > 0 and programs_built == [] and gpu_programs_built == ["card"]
-    after = programs(built)
-    # Read back, not written again, but the edited GPU's, which was replaced.
-    assert len(after) == len(before) and len(set(after) - set(before)) == 1
-    assert {name: after[name] for name in set(after) & set(before)} == \
-        {name: before[name] for name in set(after) & set(before)}
-    assert planner_data(built)["prices"]["price:card"] == "13/20"
+    assert outcome.rendered > 0 and programs_built == [] and gpu_programs_built == []
+    assert programs(built) == before  # read back, not written again
+    assert figures(built, "card")["price"] == "13/20"
+    assert planner_data(built, "en/gpus/card/index.html")["figures"]["price"] == "13/20"
     assert fingerprint(built / "site") == clean_site(built, tmp_path)
 
 
@@ -123,16 +126,30 @@ def test_a_damaged_program_is_built_again_and_never_used(built: Path, programs_b
     assert fingerprint(built / "site") == clean_site(built, tmp_path)
 
 
-def test_programs_no_page_reads_are_removed(built: Path, gpu_programs_built: list[str], tmp_path: Path):
-    folder = built / ".build-cache" / program_store.FOLDER
-    (folder / "0123456789abcdef").write_bytes(b"planted")
+def test_a_gpus_figures_edited_build_no_program_again(built: Path, programs_built: list[str],
+                                                      gpu_programs_built: list[str], tmp_path: Path):
     before = programs(built)
     gpus = (built / "data" / "gpus.yaml").read_text(encoding="utf-8")
     assert "memory_gb: 80" in gpus
-    # The first GPU of 80 GB: every model's program reads it, and that GPU's; the others' do not.
+    budget = figures(built, "big")["budget"]
+    # The first GPU of 80 GB: its figures are the programs' inputs, on the pages.
     edit(built / "data" / "gpus.yaml", "memory_gb: 80", "memory_gb: 96")
+    build(built)
+    assert programs_built == [] and gpu_programs_built == [] and programs(built) == before
+    assert figures(built, "big")["budget"] != budget
+    assert fingerprint(built / "site") == clean_site(built, tmp_path)
+
+
+def test_programs_no_page_reads_are_removed(built: Path, programs_built: list[str], tmp_path: Path):
+    folder = built / ".build-cache" / program_store.FOLDER
+    (folder / "0123456789abcdef").write_bytes(b"planted")
+    before = programs(built)
+    # A model's shape edited: its program is built again, the old one removed, as is the planted file.
+    models = (built / "data" / "models.yaml").read_text(encoding="utf-8")
+    assert "layers: 61" in models
+    edit(built / "data" / "models.yaml", "layers: 61", "layers: 62")
     build(built)
     after = programs(built)
     assert len(after) == MODEL_PROGRAMS + GPU_PROGRAMS and "0123456789abcdef" not in after
-    assert len(gpu_programs_built) == 1 and len(set(after) - set(before)) == MODEL_PROGRAMS + 1
+    assert len(programs_built) == 1 and len(set(after) - set(before)) == 2  # the model's and the GPU pages'
     assert fingerprint(built / "site") == clean_site(built, tmp_path)
