@@ -68,11 +68,15 @@
   };
 
   // Each value computed once, and only when needed: a select computes the option it picks, a
-  // "first" its conditions up to the first true one, "and"/"or" until the answer is known.
-  function evaluator(inputs) {
+  // "first" its conditions up to the first true one, "and"/"or" until the answer is known. A
+  // model's program runs once for each GPU type: what reads none of a GPU type's figures (the
+  // memory a configuration holds, the bytes a step reads) is computed once for all of them
+  // (``shared``: its values, and which instructions read a GPU type's figures).
+  function evaluator(inputs, shared) {
     var memo = new Array(program.instructions.length), done = new Uint8Array(program.instructions.length);
     function value(index) {
       if (done[index]) return memo[index];
+      if (shared && !shared.readsGpu[index] && shared.done[index]) return shared.memo[index];
       var instruction = program.instructions[index], op = instruction[0], result, i;
       if (op === "n") result = num(instruction[1]);
       else if (op === "v") {
@@ -105,9 +109,24 @@
         else result = ARITHMETIC[op].apply(null, args);
       }
       memo[index] = result; done[index] = 1;
+      if (shared && !shared.readsGpu[index]) { shared.memo[index] = result; shared.done[index] = 1; }
       return result;
     }
     return value;
+  }
+
+  // Which of the program's instructions read a GPU type's figures (an input that is not the
+  // workload's), directly or through their arguments, which come before them.
+  function gpuReaders(workload) {
+    var flags = new Uint8Array(program.instructions.length);
+    program.instructions.forEach(function (instruction, index) {
+      var op = instruction[0];
+      if (op === "v") flags[index] = workload.hasOwnProperty(instruction[1]) ? 0 : 1;
+      else if (op !== "n" && op !== "s" && op !== "b" && op !== "z") {
+        for (var i = 1; i < instruction.length; i++) if (flags[instruction[i]]) { flags[index] = 1; break; }
+      }
+    });
+    return flags;
   }
 
   function read(item, value) {
@@ -293,9 +312,12 @@
     var formats = model.inputs.formats.map(function (f) { return f.key; });
     var workload = { context: state.ctx, users: state.users, kv: KV.indexOf(state.kv), target: state.tps || 0,
                      weights: formats.length ? formats.indexOf(state.w) : 0 };
-    function run(figures) { return read(program.outputs, evaluator(Object.assign({}, workload, figures))); }
-    if (data.kind === "gpu") return run(data.figures);
-    return { rows: model.rows.map(function (row) { return run(row.figures); }) };
+    if (data.kind === "gpu") return read(program.outputs, evaluator(Object.assign({}, workload, data.figures)));
+    if (!program.readsGpu) program.readsGpu = gpuReaders(workload);
+    var shared = { readsGpu: program.readsGpu, memo: [], done: new Uint8Array(program.instructions.length) };
+    return { rows: model.rows.map(function (row) {
+      return read(program.outputs, evaluator(Object.assign({}, workload, row.figures), shared));
+    }) };
   }
 
   function compareKeys(a, b) {
