@@ -99,9 +99,9 @@ class ServingGpu:
 
 
 class ProgramGpu:
-    """A GPU type as the planner's program reads it: each of its figures an input (``planner.
-    gpu_inputs`` gives a GPU type's values), so that one program answers for every GPU type, and a
-    GPU's figures or price edited leave the programs as they were. A figure that is not published
+    """A GPU type as the planner's program reads it: each of its figures an input
+    (``planner_program.gpu_inputs`` gives a GPU type's values), so that one program answers for
+    every GPU type, and a GPU's figures or price edited leave the programs as they were. A figure that is not published
     is a missing input (the script's null); the flags beside them (``offer``, ``rated:<path>``, 0 or
     1) say which, where the answer takes another branch for it."""
 

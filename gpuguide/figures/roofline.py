@@ -123,7 +123,9 @@ def decode_bounds(shape: ModelShape, workload: Workload, gpu: ServingGpu | Progr
     if gpu.bandwidth_gbs is None:
         return None
     load = decode_load(shape, workload, gpu_count)
-    program = isinstance(gpu, ProgramGpu)  # its figures are inputs: each branch taken by the program
+    # A ``ProgramGpu``'s figures are inputs: the program takes both branches where a figure may be
+    # missing, and the script the one that holds.
+    program = isinstance(gpu, ProgramGpu)
     bandwidth = (gpu.bandwidth_gbs if isinstance(gpu, ProgramGpu) else exact(gpu.bandwidth_gbs)) * GB
     memory_total = gpu_count * bandwidth * workload.users / load.bytes_read
     rate = tensor_tflops(gpu, load.compute)
