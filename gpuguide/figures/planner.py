@@ -4,9 +4,9 @@ bounds and price, the launch settings an engine needs, and why the other GPU typ
 One builder, ``gpu_answer``, states every rule once. Called with numbers (a workload the pages show)
 it computes the answer; called with the planner's inputs (``expression.var``) and a GPU type whose
 figures are inputs too (``ProgramGpu``) it builds the program the planner's script evaluates in the
-reader's browser (``planner_program``), once for each GPU type: the same formulas and the same choices, one
-definition and two evaluators. A program reads nothing of the data but its model's shape, so a site
-builds one per model, not one per model and GPU type.
+reader's browser, once for each GPU type (``planner_program``): the same formulas and the same
+choices, one definition and two evaluators. A program reads nothing of the data but its model's
+shape, so a site builds one per model, not one per model and GPU type.
 """
 
 from __future__ import annotations

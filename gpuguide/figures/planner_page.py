@@ -85,7 +85,7 @@ def _inputs(llm: LlmModel, language: Language) -> dict[str, Any]:
 
 
 def model_program(shape: ModelShape) -> dict[str, Any]:
-    """The planner's program for a model (``planner.program``), as the script receives it."""
+    """The planner's program for a model (``planner_program.program``), as the script receives it."""
     return planner_program.program(shape).as_json()
 
 
@@ -128,8 +128,8 @@ def gpu_program_json(models: GpuModels) -> dict[str, Any]:
 @functools.lru_cache(maxsize=256)
 def gpu_program(models: GpuModels) -> Program:
     """Every language model of ``models`` in its published format, on any GPU type: its figures
-    are inputs (``planner_program.gpu_inputs``), so that one program serves every GPU page, built once for
-    the site (``planner.gpu_answer`` per model)."""
+    are inputs (``planner_program.gpu_inputs``), so that one program serves every GPU page, built
+    once for the site (``planner.gpu_answer`` per model)."""
     context, users, kv = var("context"), var("users"), var("kv")
     rows = []
     with sharing():
