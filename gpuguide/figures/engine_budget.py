@@ -101,11 +101,10 @@ class ServingGpu:
 class ProgramGpu:
     """A GPU type as the planner's program reads it: each of its figures an input
     (``planner_program.gpu_inputs`` gives a GPU type's values), so that one program answers for
-    every GPU type, and a GPU's figures or price edited leave the programs as they were. A figure that is not published
-    is a missing input (the script's null); the flags beside them (``offer``, ``rated:<path>``, 0 or
-    1) say which, where the answer takes another branch for it."""
+    every GPU type, and a GPU's figures or price edited leave the programs as they were. A figure
+    that is not published is a missing input (the script's null); the flags beside them
+    (``offer``, ``rated:<path>``, 0 or 1) say which, where the answer takes another branch for it."""
 
-    id = ""  # no GPU type's
     fast_link_gpus = var("link")
     usd_per_gpu_hour = var("price")
     bandwidth_gbs = var("bandwidth")

@@ -57,9 +57,9 @@ class ProgramStore:
         return self._get(self.gpu_key(models), lambda: gpu_program_json(models))
 
     def prune(self, dataset: Dataset) -> None:
-        """Remove the programs no page of ``dataset`` reads (an edited GPU's or model's figures,
-        another version of the code): the folder holds one program per language model and one
-        per GPU."""
+        """Remove the programs no page of ``dataset`` reads (a model's shape edited, another
+        version of the code): the folder holds one program per language model and one for the
+        GPU pages."""
         if self.folder is None or not self.folder.is_dir():
             return
         kept = {self.key(model_shape(llm)) for llm in dataset.llm_models.values()}
