@@ -10,12 +10,13 @@ import pytest
 from bs4 import BeautifulSoup
 from sites import edit, fingerprint, tiny_project
 
-from gpuguide.build import workers
+from gpuguide.build import card_cache, workers
 from gpuguide.build.link_check import link_target, parse_page
 from gpuguide.build.pipeline import Options, Site, load
 from gpuguide.build.workers import render_one, render_pages, write_file
 from gpuguide.errors import Problems
 from gpuguide.project import Project
+from gpuguide.render.cards import Card, draw
 from gpuguide.render.renderer import PageRenderer
 from gpuguide.structure.pages import Page
 
@@ -93,7 +94,7 @@ def test_render_one_without_staging_keeps_the_html_and_writes_nothing(tiny_loade
     assert list(project.root.glob(".site-*")) == []
 
 
-def test_render_one_writes_the_page_into_staging_and_draws_its_card(tiny_loaded, tmp_path: Path):
+def test_render_one_writes_the_page_into_staging_and_gives_its_card_to_draw(tiny_loaded, tmp_path: Path):
     project, site = tiny_loaded
     renderer = _renderer(project, site)
     page = _page(site, "fr/entrainement/index.html")
@@ -108,7 +109,7 @@ def test_render_one_writes_the_page_into_staging_and_draws_its_card(tiny_loaded,
     assert (result.size, result.mtime_ns) == (stat.st_size, stat.st_mtime_ns)
     assert result.parsed == parse_page(target.read_bytes(), "fr/entrainement/index.html")
     assert result.card is not None and result.card.title in BeautifulSoup(kept.html, "lxml").title.get_text()
-    assert os.listdir(tmp_path / "cards") == [result.card.file_name]
+    assert not (tmp_path / "cards").exists()  # drawn by render_pages once the pages are rendered
     assert fingerprint(staging).keys() == {"fr/entrainement/index.html"}  # nothing else written
 
 
@@ -189,6 +190,40 @@ def test_render_pages_in_a_pool_gives_what_rendering_in_this_process_gives(tiny_
     files = fingerprint(tmp_path / "serial")
     assert len(files) == total
     assert fingerprint(tmp_path / "pooled") == files  # the same bytes, written by the workers
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_render_pages_draws_the_card_of_every_page_written_once(tiny_loaded, tmp_path: Path, pool,
+                                                                 monkeypatch: pytest.MonkeyPatch, parallel: bool):
+    # Every page written has its card in the cache, drawn once, the same bytes as a card drawn on
+    # its own; a build that writes nothing draws nothing.
+    project, site = tiny_loaded
+    indexes = list(range(len(site.library.published)))
+    renderer = _renderer(project, site)
+    renderer.card_cache = tmp_path / "cards"
+    log = tmp_path / "drawn.txt"  # appended to by whichever process draws
+
+    def spy(card: Card) -> bytes:
+        with log.open("a", encoding="utf-8") as out:
+            out.write(card.file_name + "\n")
+        return draw(card)
+
+    monkeypatch.setattr(card_cache, "draw", spy)  # before the workers are forked
+    monkeypatch.setattr(workers, "CARD_BATCH", 2)  # several batches on the tiny site
+    results = render_pages(renderer, indexes, tmp_path / "staging", parallel=parallel)
+    cards = {result.output: result.card for result in results}
+    assert all(result.written for result in results)  # a redirect has no card of its own
+    names = sorted({card.file_name for card in cards.values() if card is not None})
+    assert len(names) > 2 * workers.CARD_BATCH
+    assert sorted(os.listdir(tmp_path / "cards")) == names
+    assert sorted(log.read_text(encoding="utf-8").split()) == names  # each once
+    for card in filter(None, cards.values()):
+        assert (tmp_path / "cards" / card.file_name).read_bytes() == draw(card)
+    checker = _renderer(project, site)
+    checker.card_cache = tmp_path / "checked"
+    unwritten = render_pages(checker, indexes, None, parallel=parallel)  # as build.py check: nothing written
+    assert all(result.html is not None for result in unwritten)
+    assert not (tmp_path / "checked").exists()
 
 
 def test_a_read_sent_back_by_the_workers_is_one_object_for_the_build(tiny_loaded, tmp_path: Path, pool):
