@@ -222,3 +222,24 @@ def test_a_site_folder_that_is_a_symlink_is_published_through(tmp_path: Path):
     assert run_build(root, "--no-search").returncode == 0  # a full build swaps the deploy folder's content
     assert (root / "site").is_symlink() and (deploy / "fr" / "index.html").is_file()
     assert not [p.name for p in deploy.parent.iterdir() if p.name.startswith(".www-")], "leftovers"
+
+
+def test_a_drawing_is_linked_beside_its_page_and_a_folder_is_made_only_where_missing(tmp_path: Path):
+    from gpuguide.build.publish import complete_and_swap
+
+    cache, staging, site = tmp_path / "cards", tmp_path / "staging", tmp_path / "site"
+    cache.mkdir()
+    (cache / "a.png").write_bytes(b"card a")
+    (cache / "b.png").write_bytes(b"card b")
+    (staging / "fr" / "page").mkdir(parents=True)
+    (staging / "fr" / "page" / "index.html").write_text("<p>page</p>")
+    complete_and_swap(staging, site, [], {}, {}, None,
+                      {"fr/page/og.png": str(cache / "a.png"), "og.png": str(cache / "a.png"),
+                       "en/other/og.png": str(cache / "b.png")})  # a folder no page made
+    assert (site / "fr" / "page" / "og.png").read_bytes() == b"card a"
+    assert (site / "og.png").read_bytes() == b"card a" and (site / "en" / "other" / "og.png").read_bytes() == b"card b"
+    assert os.path.samefile(site / "fr" / "page" / "og.png", cache / "a.png")  # linked, not copied
+    (tmp_path / "staging2").mkdir()
+    with pytest.raises(FileNotFoundError, match="gone.png"):  # a drawing gone from the cache is not published as nothing
+        complete_and_swap(tmp_path / "staging2", tmp_path / "site2", [], {}, {}, None,
+                          {"fr/og.png": str(cache / "gone.png")})
