@@ -9,7 +9,7 @@ import multiprocessing as mp
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Collection
+from typing import Callable, Collection, Protocol
 
 from gpuguide import collector
 from gpuguide.build.card_cache import ensure_drawn
@@ -23,8 +23,12 @@ from gpuguide.render.reads import Read
 from gpuguide.render.renderer import PageRenderer
 from gpuguide.structure.pages import Page
 
-#: Called as ``progress(done, total)`` while pages render (the command line shows it on a terminal).
-Progress = Callable[[int, int], None]
+class Progress(Protocol):
+    """Called as ``progress(done, total)`` while pages render, then as ``progress(done, total,
+    "drawing cards")`` while their sharing cards are drawn (the command line shows it on a terminal)."""
+
+    def __call__(self, done: int, total: int, stage: str = "rendering") -> None: ...
+
 
 #: Below this many pages to render, a process pool costs more than it saves.
 PARALLEL_MIN_PAGES = 64
@@ -259,9 +263,10 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
                     if progress is not None:
                         progress(len(results), len(indexes))
                 cards = cards_to_draw(renderer, results)
-                for _ in pool.imap_unordered(draw_cards, [cards[start:start + CARD_BATCH]
-                                                          for start in range(0, len(cards), CARD_BATCH)]):
-                    pass
+                batches = [cards[start:start + CARD_BATCH] for start in range(0, len(cards), CARD_BATCH)]
+                for done, _ in enumerate(pool.imap(draw_cards, batches), 1):
+                    if progress is not None:
+                        progress(min(done * CARD_BATCH, len(cards)), len(cards), "drawing cards")
         finally:
             _WORKER = None
         order = {published[index].output_path: position for position, index in enumerate(indexes)}
@@ -270,7 +275,10 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
         results.append(render_one(renderer, published[index], staging, exists))
         if progress is not None:
             progress(done, len(indexes))
-    for card in cards_to_draw(renderer, results):
+    cards = cards_to_draw(renderer, results)
+    for done, card in enumerate(cards, 1):
         assert renderer.card_cache is not None  # cards_to_draw gives none without a cache
         ensure_drawn(card, renderer.card_cache)
+        if progress is not None:
+            progress(done, len(cards), "drawing cards")
     return results

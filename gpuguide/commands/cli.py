@@ -14,10 +14,13 @@ import logging
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from gpuguide.errors import BuildFailed, Problem, plural, system_error_message
 from gpuguide.project import Project
+
+if TYPE_CHECKING:  # the pipeline is imported only by the command that runs it
+    from gpuguide.build.workers import Progress
 
 
 def _parser(default_root: Path) -> argparse.ArgumentParser:
@@ -80,15 +83,16 @@ def _port(text: str) -> int:
     return port
 
 
-def progress_printer(stream: TextIO = sys.stderr) -> "Callable[[int, int], None] | None":
-    """``rendering 200/431`` rewritten in place, only on a terminal (logs and pipes stay clean)."""
+def progress_printer(stream: TextIO = sys.stderr) -> "Progress | None":
+    """``rendering 200/431``, then ``drawing cards 64/431``, rewritten in place, only on a terminal
+    (logs and pipes stay clean)."""
     if not stream.isatty():
         return None
 
-    def show(done: int, total: int) -> None:
+    def show(done: int, total: int, stage: str = "rendering") -> None:
         end = "\n" if done == total else ""
-        if done == total or done % 10 == 0:
-            stream.write(f"\rrendering {done}/{total}{end}")
+        if done == total or done % 10 == 0 or stage != "rendering":
+            stream.write(f"\r{stage} {done}/{total}{end}")
             stream.flush()
 
     return show

@@ -210,7 +210,10 @@ def test_render_pages_draws_the_card_of_every_page_written_once(tiny_loaded, tmp
 
     monkeypatch.setattr(card_cache, "draw", spy)  # before the workers are forked
     monkeypatch.setattr(workers, "CARD_BATCH", 2)  # several batches on the tiny site
-    results = render_pages(renderer, indexes, tmp_path / "staging", parallel=parallel)
+    progress: list[tuple[int, int, str]] = []
+    results = render_pages(renderer, indexes, tmp_path / "staging",
+                           lambda done, total, stage="rendering": progress.append((done, total, stage)),
+                           parallel=parallel)
     cards = {result.output: result.card for result in results}
     assert all(result.written for result in results)  # a redirect has no card of its own
     names = sorted({card.file_name for card in cards.values() if card is not None})
@@ -219,6 +222,12 @@ def test_render_pages_draws_the_card_of_every_page_written_once(tiny_loaded, tmp
     assert sorted(log.read_text(encoding="utf-8").split()) == names  # each once
     for card in filter(None, cards.values()):
         assert (tmp_path / "cards" / card.file_name).read_bytes() == draw(card)
+    # The pages' progress, then the cards': one step a card here, a batch of 2 in the pool.
+    drawing = [step for step in progress if step[2] == "drawing cards"]
+    assert progress[:-len(drawing)][-1] == (len(indexes), len(indexes), "rendering")
+    step = 2 if parallel else 1
+    assert drawing == [(min(done, len(names)), len(names), "drawing cards")
+                       for done in range(step, len(names) + step, step)]
     checker = _renderer(project, site)
     checker.card_cache = tmp_path / "checked"
     unwritten = render_pages(checker, indexes, None, parallel=parallel)  # as build.py check: nothing written

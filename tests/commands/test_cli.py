@@ -87,3 +87,24 @@ def test_stamp_after_a_translation_key_written_as_a_block(tiny: Path):
     result = build_cli(tiny, "translations", "--stamp", str(page))
     assert result.returncode == 0, result.stderr
     assert build_cli(tiny, "check", "--strict").returncode == 0
+
+
+def test_progress_on_a_terminal_shows_the_pages_then_the_cards_each_ending_its_line():
+    import io
+
+    from gpuguide.commands.cli import progress_printer
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert progress_printer(io.StringIO()) is None  # a log or a pipe: nothing
+    terminal = Terminal()
+    show = progress_printer(terminal)
+    assert show is not None
+    for done in range(1, 21):
+        show(done, 20)
+    show(64, 100, "drawing cards")
+    show(100, 100, "drawing cards")
+    assert terminal.getvalue() == ("\rrendering 10/20\rrendering 20/20\n"
+                                   "\rdrawing cards 64/100\rdrawing cards 100/100\n")
