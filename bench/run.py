@@ -273,9 +273,9 @@ class SetAside:
     until it ends. On an ext4 file system without a journal, as this machine's, a new file avoids
     every inode freed in the last 60 s (360 s while its inode table block is dirty), scanning its
     whole group for each file: after a cold build deleted 20,000 files, the next one spent most of
-    its system time in that scan (``perf``: 82 % of creating 15,000 folders and files in the
-    kernel's ``recently_deleted``; 0.74 s on a fresh file system, 7.9-13.4 s after a few builds),
-    by an amount that depended on what the builds before it had deleted. A publisher's cold build
+    its system time in that scan (15,000 folders and files created in 0.74 s, then in 5.4 s once
+    deleted and made again at once, 7.9-13.4 s after more deletions: 82 % of it in the kernel's
+    ``recently_deleted``), by an amount that depended on what the builds before it had deleted. A publisher's cold build
     (a CI runner, a fresh clone) deletes nothing first; neither does a run's build now."""
 
     def __init__(self, folder: Path):
