@@ -233,7 +233,9 @@ def complete_and_swap(staging: Path, site_dir: Path, reused: Iterable[str], text
     (nothing was rendered again).
     """
     for output in sorted(reused):
-        _link(os.path.join(site_dir, output), os.path.join(staging, output))
+        target = staging / output
+        target.parent.mkdir(parents=True, exist_ok=True)  # a kept page's folder is new in staging
+        os.link(site_dir / output, target)
     for relative, text in sorted(texts.items()):
         target = staging / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -256,14 +258,13 @@ def complete_and_swap(staging: Path, site_dir: Path, reused: Iterable[str], text
 
 
 def _link(source: str, target: str) -> None:
-    """Hard-link ``source`` as ``target``, making ``target``'s folder only if it is missing: a card
-    goes beside its page, in a folder made already (ten thousand ``mkdir`` calls that fail cost a
-    tenth of a second of the build's own process)."""
+    """Hard-link ``source`` as ``target``, making ``target``'s folder only if the link finds it
+    missing: a card goes beside its page, in a folder made already (ten thousand ``mkdir`` calls
+    that fail cost a tenth of a second of the build's own process). A missing ``source`` fails the
+    second link as it did the first."""
     try:
         os.link(source, target)
     except FileNotFoundError:
-        if not os.path.exists(source):
-            raise
         os.makedirs(os.path.dirname(target), exist_ok=True)
         os.link(source, target)
 
