@@ -9,7 +9,7 @@ from pathlib import Path
 from gpuguide.commands.cli import main
 
 if __name__ == "__main__":
-    code = main(default_root=Path(__file__).resolve().parent)
+    code = main(default_root=Path(__file__).resolve().parent, then_exit=True)
     sys.stdout.flush()
     sys.stderr.flush()
     # Leave without freeing every object of the build one by one (a third of a second on ten

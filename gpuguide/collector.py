@@ -36,3 +36,15 @@ def frozen() -> Iterator[None]:
     finally:
         if outermost:
             gc.unfreeze()
+
+
+#: What ``leave_to_exit`` keeps alive.
+_LEFT: list[object] = []
+
+
+def leave_to_exit(value: object) -> None:
+    """Keep ``value`` alive until the process ends: for a command that ends right after, by
+    ``os._exit`` (``build.py``), which gives all its memory back at once. Freed when the build
+    returns, a one-page edit's ten thousand pages, entries and caches took 45 ms, object by object.
+    Never for a process that goes on (the dev server): it would keep every build."""
+    _LEFT.append(value)

@@ -127,11 +127,13 @@ class Built:
 
 def run(project: Project, options: Options = Options(), publish_site: bool = True,
         progress: Progress | None = None, on_wait: Callable[[str], None] | None = None,
-        keep: Callable[[Built], None] | None = None, preview: Preview | None = None) -> Outcome:
+        keep: Callable[[Built], None] | None = None, preview: Preview | None = None,
+        then_exit: bool = False) -> Outcome:
     """Build the site (``publish_site``: into ``site/``, else only check it); on any error raise
     BuildFailed and leave ``site/`` as it was. ``keep`` receives what a published build leaves in
     memory: with it, the site is loaded even when nothing changed since the last build (the dev
-    server's first build, which later edits start from). ``preview``: ``workers.render_first``."""
+    server's first build, which later edits start from). ``preview``: ``workers.render_first``.
+    ``then_exit``: the process ends right after (``collector.leave_to_exit``)."""
     started = time.perf_counter()
     with BuildLock(project.root, on_wait), ExitStack() as until_the_end:
         # A build killed while publishing: finish or undo its work before judging anything from site/.
@@ -144,6 +146,8 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
             return Outcome(last.pages, 0, time.perf_counter() - started, list(last.warnings), unchanged=True)
 
         build = _Build(project, options, inputs, last, publish_site, preview)
+        if then_exit:
+            collector.leave_to_exit(build)
         # What is loaded now lives to the end of the build: no collection while loading it, and
         # none that walks it afterwards (``collector``).
         with collector.paused():

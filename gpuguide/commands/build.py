@@ -17,7 +17,7 @@ def run(project: Project, args: argparse.Namespace) -> int:
         print(message, file=sys.stderr, flush=True)
 
     outcome = run_pipeline(project, Options(strict=args.strict, search=not args.no_search), progress=progress_printer(),
-                           on_wait=waiting)
+                           on_wait=waiting, then_exit=args.then_exit)
     print_problems(outcome.warnings)
     site = f"{project.site_dir.name}/"
     if outcome.unchanged:

@@ -15,7 +15,8 @@ def run(project: Project, args: argparse.Namespace) -> int:
     from gpuguide.build.pipeline import Options, run as run_pipeline
 
     outcome = run_pipeline(project, Options(strict=args.strict, search=False), publish_site=False,
-                           progress=progress_printer(), on_wait=lambda message: print(message, file=sys.stderr))
+                           progress=progress_printer(), on_wait=lambda message: print(message, file=sys.stderr),
+                           then_exit=args.then_exit)
     print_problems(outcome.warnings)
     print(f"check: {plural(outcome.pages, 'page')} rendered, links checked, no errors, "
           f"{plural(len(outcome.warnings), 'warning')}; nothing written")

@@ -98,9 +98,12 @@ def progress_printer(stream: TextIO = sys.stderr) -> "Progress | None":
     return show
 
 
-def main(argv: list[str] | None = None, default_root: Path | None = None) -> int:
+def main(argv: list[str] | None = None, default_root: Path | None = None, then_exit: bool = False) -> int:
+    """Run a command. ``then_exit``: the process ends right after, by ``os._exit`` (``build.py``), so
+    a build's memory is left for the exit to give back (``pipeline.run``)."""
     parser = _parser((default_root or Path.cwd()).resolve())
     args = parser.parse_args(_command_first(list(sys.argv[1:] if argv is None else argv)))  # exits 2 on usage errors
+    args.then_exit = then_exit
     project = Project(args.root.resolve())
     if args.debug:  # our own debug messages only (markdown-it logs every line it parses)
         handler = logging.StreamHandler()

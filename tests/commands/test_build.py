@@ -24,7 +24,7 @@ FR_PAGE = "content/fr/entrainement.md"
 
 
 def run(root: Path, strict: bool = False, no_search: bool = True) -> int:
-    return build.run(Project(root), argparse.Namespace(strict=strict, no_search=no_search))
+    return build.run(Project(root), argparse.Namespace(strict=strict, no_search=no_search, then_exit=False))
 
 
 def html_files(root: Path) -> int:

@@ -19,7 +19,7 @@ FR_PAGE = "content/fr/entrainement.md"
 
 
 def run(root: Path, strict: bool = False) -> int:
-    return check.run(Project(root), argparse.Namespace(strict=strict))
+    return check.run(Project(root), argparse.Namespace(strict=strict, then_exit=False))
 
 
 def test_check_renders_every_page_says_so_and_writes_nothing(tiny: Path, capsys):
