@@ -15,7 +15,6 @@ wrong page.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from pydantic_core import from_json, to_json
+from zlib_ng.zlib_ng import crc32
 
 from gpuguide import atomic, collector
 
@@ -66,15 +66,19 @@ class cached_property(Generic[T]):  # named as the one it replaces
 # --- Cache files --------------------------------------------------------------------------------------
 #
 # A file: ``MAGIC``, ``FORMAT`` (4 bytes, little-endian), then records. A record: the length of its
-# payload (8 bytes, little-endian), the SHA-256 of the payload (32 bytes), the payload: UTF-8 JSON of
-# lists, objects with text keys, text, numbers, true/false and null. Nothing is decoded before its
-# length and checksum are verified; a file of ``load``/``save`` holds exactly one record.
+# payload (8 bytes, little-endian), the CRC-32 of the payload (4 bytes, little-endian), the payload:
+# UTF-8 JSON of lists, objects with text keys, text, numbers, true/false and null. Nothing is decoded
+# before its length and checksum are verified; a file of ``load``/``save`` holds exactly one record.
+# The checksum is there to catch damage (a cut, a flipped byte: CRC-32 catches every burst of up to
+# 32 bits), not whoever can write the file, who could write any checksum (each decoder checks the
+# types it relies on for that). zlib-ng's takes 0.5 ms for the 15 MB a one-page edit at ten thousand
+# pages reads, where SHA-256 took 7.4 ms.
 
 MAGIC = b"gpuguide-cache\n\0"
 #: Bump when the framing or the payloads' shape changes: older files are then no cache.
-FORMAT = 1
+FORMAT = 2
 _HEADER = MAGIC + struct.pack("<I", FORMAT)
-_FRAME = struct.Struct("<Q32s")
+_FRAME = struct.Struct("<QI")
 #: No cache file of a real site comes near (ten thousand pages: 20 MB); a larger one is not read.
 MAX_CACHE_BYTES = 512 * 1024 * 1024
 
@@ -112,7 +116,7 @@ def _decode(payload: bytes) -> Any:
 
 
 def _record(payload: bytes) -> bytes:
-    return _FRAME.pack(len(payload), hashlib.sha256(payload).digest()) + payload
+    return _FRAME.pack(len(payload), crc32(payload)) + payload
 
 
 def read_file(path: Path | str) -> bytes | None:
@@ -153,7 +157,7 @@ def _payloads(data: bytes) -> Iterator[bytes]:
         if length > len(data) - start:
             raise Invalid("a record longer than the file")
         payload = data[start:start + length]
-        if hashlib.sha256(payload).digest() != checksum:
+        if crc32(payload) != checksum:
             raise Invalid("a record whose checksum does not match")
         yield payload
         offset = start + length

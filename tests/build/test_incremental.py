@@ -412,8 +412,8 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> Bench:
 def damaged(data: bytes, marker: Path) -> dict[str, bytes]:
     """The cache file ``data``, damaged every way a disk, a killed build or a stranger can."""
     header = len(cached.MAGIC) + 4
-    variants = {f"cut at {cut}": data[:cut] for cut in (0, header + 3, header + 40 + 5, len(data) // 2, len(data) - 1)}
-    for position in (0, len(cached.MAGIC), header + 2, header + 8 + 5, header + 40 + 2, len(data) // 3,
+    variants = {f"cut at {cut}": data[:cut] for cut in (0, header + 3, header + 12 + 5, len(data) // 2, len(data) - 1)}
+    for position in (0, len(cached.MAGIC), header + 2, header + 8 + 2, header + 12 + 2, len(data) // 3,
                      len(data) // 2, len(data) - 12, len(data) - 1):
         flipped = bytearray(data)
         flipped[position] ^= 0x04
