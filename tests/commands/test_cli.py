@@ -108,3 +108,20 @@ def test_progress_on_a_terminal_shows_the_pages_then_the_cards_each_ending_its_l
     show(100, 100, "drawing cards")
     assert terminal.getvalue() == ("\rrendering 10/20\rrendering 20/20\n"
                                    "\rdrawing cards 64/100\rdrawing cards 100/100\n")
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_build_is_left_to_the_exit_only_when_the_process_ends_right_after(command: str, tiny: Path,
+                                                                             monkeypatch, capsys):
+    """``build.py`` leaves by ``os._exit``: its build's memory goes back at once. Run in a process that
+    goes on (a test, the dev server), a build keeps nothing once it has returned."""
+    from gpuguide import collector
+
+    monkeypatch.setattr(collector, "_LEFT", [])
+    argv = [command, "--root", str(tiny), *(["--no-search"] if command == "build" else [])]
+    assert main(argv) == 0
+    assert collector._LEFT == []
+    edit(tiny / "content" / "fr" / "entrainement.md", "Entraîner demande", "Entraîner exige")  # not a no-change build
+    assert main(argv, then_exit=True) == 0
+    assert [type(kept).__name__ for kept in collector._LEFT] == ["_Build"]
+    assert capsys.readouterr().out.count("\n") == 2
