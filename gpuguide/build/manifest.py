@@ -95,16 +95,16 @@ class Manifest:
             marker.unlink(missing_ok=True)
         return cached.load(project.cache_dir / cls.FILE, cls._key(), _decode_manifest)
 
-    def unchanged(self, project: Project, options: dict[str, Any], inputs: Snapshot) -> bool:
+    def unchanged(self, project: Project, options: dict[str, Any], inputs: Snapshot, site: SiteCheck) -> bool:
         """Nothing changed since that build (then site/ is already right): the same options and
-        inputs, and every file it wrote in site/ as it left it. An input whose state was not settled
-        when that build took it must also have the content it had then."""
+        inputs, and every file it wrote in site/ as it left it (``site``). An input whose state was
+        not settled when that build took it must also have the content it had then."""
         if self.options != options or self.inputs != inputs:
             return False
         for path, then in self.inputs.racy.items():
             if (inputs.racy.get(path) or content_digest(path)) != then:
                 return False
-        if site_states(project.site_dir, self.written) != self.written:
+        if site.changed():
             return False
         if self.inputs.racy.keys() - inputs.racy.keys():
             # Those files' states are settled now: record them as of this snapshot, so the next
@@ -214,6 +214,86 @@ def remove_stray_temporaries(site_dir: Path) -> list[str]:
     return sorted(removed)
 
 
+class SiteCheck:
+    """The files of site/ no longer as the last build wrote them (another size or modification time,
+    or gone): the one look a build takes at site/, for the no-change check, the pages to keep and
+    the cards to keep. A child process takes it on the other core while this one walks the inputs
+    and loads the site (twenty thousand ``stat`` at ten thousand pages: 50 ms of a one-page edit,
+    which then waits for none of it); this process does, if it cannot or may not (``fork``) fork."""
+
+    def __init__(self, site_dir: Path, written: dict[str, tuple[int, int]], fork: bool = True):
+        self.site_dir, self.written = site_dir, written
+        self._found: frozenset[str] | None = None
+        self._child: tuple[int, int] | None = None  # pid, read end of its pipe
+        if not written:
+            self._found = frozenset()
+        if not written or not fork:
+            return
+        try:
+            read_end, write_end = os.pipe()
+        except OSError:
+            return
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_end)
+            os.close(write_end)
+            return
+        if pid == 0:  # the child: no cleanup of the parent's objects, no return into its code
+            code = 1
+            try:
+                os.close(read_end)
+                with open(write_end, "wb") as out:
+                    out.write(b"\0".join(os.fsencode(relative) for relative in self._look()))
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        self._child = (pid, read_end)
+
+    def _look(self) -> list[str]:
+        found = site_states(self.site_dir, self.written)
+        return [relative for relative, state in self.written.items() if found.get(relative) != state]
+
+    def changed(self) -> frozenset[str]:
+        """Those files (the child's answer, waited for; looked up here if it has none)."""
+        if self._found is None:
+            answer = self._answer()
+            self._found = frozenset(self._look() if answer is None else answer)
+        return self._found
+
+    def as_written(self, relatives: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """Of ``relatives``, the files still as the last build wrote them, with that state."""
+        changed, written = self.changed(), self.written
+        return {relative: written[relative] for relative in relatives if relative in written and relative not in changed}
+
+    def _answer(self) -> list[str] | None:
+        if self._child is None:
+            return None
+        pid, read_end = self._child
+        self._child = None
+        try:
+            with open(read_end, "rb") as answer:
+                data = answer.read()
+            _, status = os.waitpid(pid, 0)
+        except OSError:
+            return None
+        if os.waitstatus_to_exitcode(status) != 0:
+            return None
+        return [os.fsdecode(name) for name in data.split(b"\0")] if data else []
+
+    def close(self) -> None:
+        """End the child if its answer was not asked for (a build that failed first)."""
+        if self._child is not None:
+            pid, read_end = self._child
+            self._child = None
+            os.close(read_end)  # its write fails, and it leaves
+            try:
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+
+
 def site_states(site_dir: Path, relatives: Iterable[str]) -> dict[str, tuple[int, int]]:
     """Size and modification time of each of ``relatives`` (paths under ``site_dir``) that exists.
     Looked up from the open folder (``dir_fd``): twenty thousand files without joining their paths
@@ -250,13 +330,3 @@ def written_files(site_dir: Path, pages: dict[str, PageEntry], others: Iterable[
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(site_dir / relative))
     files.update(found)
     return files
-
-
-def unchanged_files(site_dir: Path, last: Manifest | None, relatives: Iterable[str]) -> dict[str, tuple[int, int]]:
-    """Of ``relatives``, the files of site/ still as the last build recorded them (one stat each),
-    with that state: an unchanged page's sharing card, which then needs no other check."""
-    if last is None:
-        return {}
-    found = site_states(site_dir, [relative for relative in relatives if relative in last.written])
-    return {relative: state for relative, state in found.items() if state == last.written[relative]}
-

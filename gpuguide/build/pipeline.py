@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import shutil
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from gpuguide.build.render_plan import Plan, RecordDigests
     from gpuguide.build.workers import Preview, Progress, RenderedPage
     from gpuguide.cached import Snapshot
-    from gpuguide.render.cards import Card
     from gpuguide.render.renderer import PageRenderer
     from gpuguide.structure.dataset import Dataset
     from gpuguide.structure.language import Language
@@ -53,7 +52,7 @@ log = logging.getLogger("gpuguide")
 class Options:
     strict: bool = False  # warnings are errors
     search: bool = True  # build the Pagefind index
-    parallel: bool = True  # render on every core (the dev server, which has threads, must not fork)
+    parallel: bool = True  # render on every core, look at site/ on another: forks (never with threads running)
 
 
 @dataclass
@@ -131,21 +130,24 @@ def run(project: Project, options: Options = Options(), publish_site: bool = Tru
         then_exit: bool = False) -> Outcome:
     """Build the site (``publish_site``: into ``site/``, else only check it); on any error raise
     BuildFailed and leave ``site/`` as it was. ``keep`` receives what a published build leaves in
-    memory: with it, the site is loaded even when nothing changed since the last build (the dev
-    server's first build, which later edits start from). ``preview``: ``workers.render_first``.
-    ``then_exit``: the process ends right after (``collector.leave_to_exit``)."""
+    memory: with it, the site is loaded even when nothing changed (the dev server's first build).
+    ``preview``: ``workers.render_first``. ``then_exit``: the process ends right after
+    (``collector.leave_to_exit``)."""
     started = time.perf_counter()
     with BuildLock(project.root, on_wait), ExitStack() as until_the_end:
         # A build killed while publishing: finish or undo its work before judging anything from site/.
         publish.recover(project.site_dir)
         if publish_site:
             publish.check_site_folder(project.site_dir)
-        inputs = manifest.input_states(project)  # before reading anything: an edit from now on is seen next time
         last = manifest.Manifest.load(project) if publish_site else None
-        if keep is None and last is not None and last.unchanged(project, _recorded(options), inputs):
+        # Looked at on the other core while this one walks the inputs and loads the site.
+        site = until_the_end.enter_context(closing(manifest.SiteCheck(project.site_dir, last.written if last else {},
+                                                                      fork=options.parallel)))
+        inputs = manifest.input_states(project)  # before reading anything: an edit from now on is seen next time
+        if keep is None and last is not None and last.unchanged(project, _recorded(options), inputs, site):
             return Outcome(last.pages, 0, time.perf_counter() - started, list(last.warnings), unchanged=True)
 
-        build = _Build(project, options, inputs, last, publish_site, preview)
+        build = _Build(project, options, inputs, site, publish_site, preview)
         if then_exit:
             collector.leave_to_exit(build)
         # What is loaded now lives to the end of the build: no collection while loading it, and
@@ -179,9 +181,9 @@ def _recorded(options: Options) -> dict[str, Any]:
 class _Build:
     """One build's stages, in the order ``run`` calls them, and what each hands to the next."""
 
-    def __init__(self, project: Project, options: Options, inputs: Snapshot, last: manifest.Manifest | None,
+    def __init__(self, project: Project, options: Options, inputs: Snapshot, site: manifest.SiteCheck,
                  publish_site: bool, preview: Preview | None = None):
-        self.project, self.options, self.inputs, self.last = project, options, inputs, last
+        self.project, self.options, self.inputs, self.site_check = project, options, inputs, site
         self.publishing, self.preview = publish_site, preview
         self.staging: Path | None = None  # made when rendering starts: a build that fails before leaves none
         self.timer = _StageTimer()
@@ -215,14 +217,14 @@ class _Build:
         self.cache: BuildCache = BuildCache.load(self.project, shared) if publishing else BuildCache(shared)
         self.digests: RecordDigests = RecordDigests(site.dataset, site.library)
         templates = TemplateDigests(renderer.template_sources, renderer.template_references)
-        self.work: Plan = plan(site.library.published, self.cache, templates, self.digests, self.project.site_dir,
+        self.work: Plan = plan(site.library.published, self.cache, templates, self.digests, self.site_check,
                                {lang: view.menu_digest for lang, view in renderer.views.items()}, reuse=publishing)
         self.timer.done(f"plan ({len(self.work.reused)} reusable, {len(self.work.respliced)} with a new menu)")
 
     def render(self, progress: Progress | None) -> None:
         from gpuguide.build.card_cache import FOLDER
         from gpuguide.build.link_check import parse_page
-        from gpuguide.build.workers import render_first, render_pages, resplice
+        from gpuguide.build.workers import render_first, render_pages, render_site_wide, resplice
 
         self.card_cache = self.project.cache_dir / FOLDER
         self.renderer.card_cache = self.card_cache if self.publishing else None
@@ -232,7 +234,7 @@ class _Build:
             *render_pages(self.renderer, self.work.render, self.staging, progress, self.options.parallel,
                           self._known_files()),
             *resplice(self.renderer, self.work.respliced, self.project.site_dir, self.staging)]}
-        self.site_wide, self.root_card = _site_wide_pages(self.renderer, self.site)
+        self.site_wide, self.root_card = render_site_wide(self.renderer)
         self.site_wide_parsed = {output: parse_page(html, output) for output, html in self.site_wide.items()}
         self.timer.done(f"render {len(self.work.render)} pages, {len(self.work.respliced)} menus")
 
@@ -270,7 +272,7 @@ class _Build:
         for output in written:
             self.entries[output] = self.rendered[output].entry(work.keys[output])
         index_search = self.options.search and (bool(self.rendered) or not (project.site_dir / "pagefind").is_dir())
-        intact = manifest.unchanged_files(project.site_dir, self.last, cards.kept)
+        intact = self.site_check.as_written(cards.kept)
         cards.redraw_lost(intact)
         if publish_mode(work, len(written), len(site.library.published), index_search) == "update":
             self.known_states = intact  # untouched: still as the last build recorded them
@@ -322,20 +324,6 @@ class _Build:
     def outcome(self, seconds: float) -> Outcome:
         warnings = self.warnings if self.publishing else _warnings(self.site)
         return Outcome(self.pages(), len(self.rendered) + len(self.site_wide), seconds, warnings)
-
-
-def _site_wide_pages(renderer: PageRenderer, site: Site) -> tuple[dict[str, str], Card | None]:
-    """The root language chooser (and its sharing card), and ``/404.html`` where servers look for
-    it: the "not found" page of every language."""
-    pages: dict[str, str] = {}
-    card = None
-    root = renderer.render_root()
-    if root is not None:
-        pages["index.html"], card = root
-    not_found = renderer.render_not_found_everywhere()
-    if not_found is not None:
-        pages["404.html"] = not_found
-    return pages, card
 
 
 def _warnings(site: Site) -> list[Problem]:

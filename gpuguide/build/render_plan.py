@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from gpuguide.build.fingerprints import code_version, digest
-from gpuguide.build.manifest import site_states
+from gpuguide.build.manifest import SiteCheck
 from gpuguide.build.page_cache import BuildCache, PageEntry, PageKey
 
 if TYPE_CHECKING:
@@ -125,7 +124,7 @@ class Plan:
 
 
 def plan(pages: tuple[Page, ...], cache: BuildCache, templates: TemplateDigests, digests: RecordDigests,
-         site_dir: Path, menus: dict[str, str], reuse: bool = True) -> Plan:
+         site: SiteCheck, menus: dict[str, str], reuse: bool = True) -> Plan:
     """Render the pages whose inputs changed; keep the others (``cache``: kept for this build's global
     key), with their menu put in again where its digest (``menus``: by language) changed.
     ``reuse=False`` renders everything."""
@@ -136,7 +135,7 @@ def plan(pages: tuple[Page, ...], cache: BuildCache, templates: TemplateDigests,
     candidates = {output: entry for output, key in keys.items()
                   if reuse and (entry := cache.unchanged(output, key, changed)) is not None}
     # And its file in site/ is the one the last build wrote; else someone touched it: render it again.
-    on_disk = site_states(site_dir, candidates)
+    on_disk = site.as_written(candidates)
     render: list[int] = []
     reused: dict[str, PageEntry] = {}
     respliced: dict[int, PageEntry] = {}

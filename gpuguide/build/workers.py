@@ -281,3 +281,17 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
         if progress is not None:
             progress(done, len(cards), "drawing cards")
     return results
+
+
+def render_site_wide(renderer: PageRenderer) -> tuple[dict[str, str], Card | None]:
+    """The root language chooser (and its sharing card), and ``/404.html`` where servers look for
+    it: the "not found" page of every language."""
+    pages: dict[str, str] = {}
+    card = None
+    root = renderer.render_root()
+    if root is not None:
+        pages["index.html"], card = root
+    not_found = renderer.render_not_found_everywhere()
+    if not_found is not None:
+        pages["404.html"] = not_found
+    return pages, card
