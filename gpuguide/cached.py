@@ -1,5 +1,5 @@
-"""What the build keeps for later, and when it may trust it (the standard library, and
-pydantic-core's JSON):
+"""What the build keeps for later, and when it may trust it (the standard library, pydantic-core's
+JSON and zlib-ng's CRC-32):
 
 - ``cached_property``: computed once per instance, then read from the instance;
 - cache files (``load``/``save``, and ``Journal``, appended to record by record): data only, never
