@@ -227,7 +227,7 @@ class SiteCheck:
         self._child: tuple[int, int] | None = None  # pid, read end of its pipe
         if not written:
             self._found = frozenset()
-        if not written or not fork:
+        if not written or not fork or not hasattr(os, "fork"):  # no fork on Windows
             return
         try:
             read_end, write_end = os.pipe()

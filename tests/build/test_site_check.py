@@ -72,6 +72,10 @@ def test_without_a_child_or_its_answer_this_process_looks(tmp_path: Path, monkey
     with monkeypatch.context() as patch:
         patch.setattr(manifest.os, "fork", no_fork)
         assert SiteCheck(site, written).changed() == touched
+    with monkeypatch.context() as patch:  # a system without fork (Windows)
+        patch.delattr(manifest.os, "fork")
+        check = SiteCheck(site, written)
+        assert check._child is None and check.changed() == touched
     # A child that fails (here: its look raises) gives no answer: this process looks instead.
     parent = os.getpid()
     look = SiteCheck._look
