@@ -1,12 +1,15 @@
 """Checks on the rendered site before it is published: every internal link and anchor resolves.
 
-The HTML of a page rendered now is parsed once, by the worker that rendered it, with lxml
-(libxml2's HTML parser, in C), never matched with regular expressions: plain ``lxml.etree`` fed
-UTF-8 bytes, with compiled XPath queries (``lxml.html``'s element classes are not needed to read
-attributes). The same worker resolves each of the page's internal links to the output file it
-points to (``Link``), once per address: what is left for the build's own process, which checks
-every page after the workers, is set lookups. An unchanged page is not parsed again: its cache
-entry holds its ids and links.
+A page rendered now gives its ids and links as the renderer noted them while writing its HTML
+(``render.known_links``: ``written_page``), not by parsing that HTML again. The worker that
+rendered it resolves each internal link to the output file it points to (``Link``), once per
+address: what is left for the build's own process, which checks every page after the workers, is
+set lookups. An unchanged page is not rendered again: its cache entry holds its ids and links.
+
+The two pages made of the whole site (the root page, ``/404.html``) are parsed (``parse_page``):
+with lxml (libxml2's HTML parser, in C), never matched with regular expressions, plain
+``lxml.etree`` fed UTF-8 bytes, with compiled XPath queries. The tests parse every page so, and
+find what the renderer noted.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from gpuguide.errors import Problems
 
 if TYPE_CHECKING:
     from gpuguide.build.page_cache import PageEntry
+    from gpuguide.render.known_links import KnownLinks
     from gpuguide.build.workers import RenderedPage
 
 
@@ -54,6 +58,11 @@ def parse_page(html: str | bytes, output: str) -> ParsedPage:
     root = etree.fromstring(html.encode("utf-8") if isinstance(html, str) else html, _PARSER)
     return ParsedPage({str(value) for value in cast(list[str], _IDS(root))},
                       resolve_links(output, cast(list[str], _LINKS(root))))
+
+
+def written_page(known: KnownLinks, output: str) -> ParsedPage:
+    """The ids and internal links of the page at ``output``, as its renderer noted them."""
+    return ParsedPage(frozenset(known.ids), resolve_links(output, known.hrefs))
 
 
 def resolve_links(output: str, hrefs: Iterable[str]) -> tuple[Link, ...]:

@@ -25,7 +25,7 @@ from typing import Callable
 from gpuguide import atomic
 from gpuguide.build import publish
 from gpuguide.build.page_cache import LinkedPages, LinkRecord, PageEntry
-from gpuguide.build.link_check import check_links, parse_page
+from gpuguide.build.link_check import ParsedPage, check_links, written_page
 from gpuguide.build.lock import BuildLock
 from gpuguide.build.manifest import site_edit
 from gpuguide.build.fingerprints import digest
@@ -154,13 +154,15 @@ class DevSession:
         renderer, library = built.renderer, built.site.library
         renderer.problems = problems  # this edit's problems only
         outputs: dict[str, bytes] = {}
+        written: dict[str, ParsedPage] = {}  # what each page rendered now wrote: its ids and links
         link_lines: dict[str, dict[str, int]] = {}
         menus: dict[str, str] = {}
         for old, new in edits:
             old.take_text(new)  # the library's page object now holds the new text
             result = renderer.render(old)
-            if result.html is not None:
+            if result.html is not None and result.known is not None:
                 outputs[old.output_path] = result.html.encode("utf-8")
+                written[old.output_path] = written_page(result.known, old.output_path)
                 link_lines[old.output_path] = result.link_lines
                 menus[old.output_path] = record(renderer.views[old.lang].menu_digest, result.menu_spans)
             pair = [page for page in library.translations.get(old.meta.translation_key, {}).values()
@@ -168,8 +170,7 @@ class DevSession:
             check_translations(Library(tuple(pair)), built.site.dataset, problems)
         problems.raise_if_errors(self.options.strict)
         # Links: the edited pages' own, and every anchor link other pages make (a heading's id may have gone).
-        fresh = {output: parse_page(html, output) for output, html in outputs.items()}
-        parsed = LinkedPages(fresh, built.entries)
+        parsed = LinkedPages(written, built.entries)
         sources = {page.output_path: page.source_name for page in library.published}
         if self.anchor_links_to is None:
             self.anchor_links_to = {}
@@ -189,7 +190,7 @@ class DevSession:
                 stat = target.stat()
                 self._index_anchor_links(output, built.entries[output].anchor_targets, add=False)
                 last = built.entries[output]
-                links = LinkRecord.of(fresh[output], link_lines.get(output, {}), last.links.card)
+                links = LinkRecord.of(written[output], link_lines.get(output, {}), last.links.card)
                 built.entries[output] = PageEntry.rendered(last.key, last.reads, stat.st_size, stat.st_mtime_ns,
                                                            links, menus[output])
                 self._index_anchor_links(output, built.entries[output].anchor_targets, add=True)

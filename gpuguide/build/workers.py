@@ -13,11 +13,11 @@ from typing import Callable, Collection, Protocol
 
 from gpuguide import collector
 from gpuguide.build.card_cache import ensure_drawn
-from gpuguide.build.link_check import ParsedPage, parse_page, resolve_links
+from gpuguide.build.link_check import ParsedPage, resolve_links, written_page
 from gpuguide.build.page_cache import LinkRecord, PageEntry, PageKey
 from gpuguide.errors import Problem, Problems
 from gpuguide.processes import die_with_parent
-from gpuguide.render import shell
+from gpuguide.render import shell, site_wide
 from gpuguide.render.cards import Card
 from gpuguide.render.reads import Read
 from gpuguide.render.renderer import PageRenderer
@@ -93,7 +93,8 @@ def render_one(renderer: PageRenderer, page: Page, staging: Path | None,
     if output.html is None:
         return RenderedPage(path, False, problems, reads, ParsedPage(), output.link_lines)
     data = output.html.encode("utf-8")
-    parsed = parse_page(data, path)
+    assert output.known is not None  # a page rendered notes what it wrote
+    parsed = written_page(output.known, path)
     to_check = ParsedPage(parsed.ids, tuple(link for link in parsed.links if link.fragment or link.target not in exists))
     hrefs = {link.href for link in to_check.links}
     link_lines = {href: line for href, line in output.link_lines.items() if href in hrefs}
@@ -288,10 +289,10 @@ def render_site_wide(renderer: PageRenderer) -> tuple[dict[str, str], Card | Non
     it: the "not found" page of every language."""
     pages: dict[str, str] = {}
     card = None
-    root = renderer.render_root()
+    root = site_wide.render_root(renderer)
     if root is not None:
         pages["index.html"], card = root
-    not_found = renderer.render_not_found_everywhere()
+    not_found = site_wide.render_not_found_everywhere(renderer)
     if not_found is not None:
         pages["404.html"] = not_found
     return pages, card

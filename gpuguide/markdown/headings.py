@@ -162,6 +162,8 @@ def _heading_open(self: Any, tokens: list[Token], idx: int, options: Any, env: d
     html = self.renderToken(tokens, idx, options, env)
     if anchor is None or _has_link(tokens[idx + 1]):
         return html
+    if (known := env.get("known")) is not None:
+        known.href(f"#{anchor}")
     return f'{html}<a class="heading-link" href="#{escapeHtml(str(anchor))}">'
 
 

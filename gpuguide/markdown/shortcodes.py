@@ -220,6 +220,8 @@ def _cell(tag: str, cell: BlockCell, numeric: bool, env: dict, scope: str = "", 
     if cell.href is not None:
         text = f'<a href="{escapeHtml(cell.href)}" rel="noopener">{text}</a>'
     elif cell.page is not None and (href := env.get("page_url", _no_page)(*cell.page)) is not None:
+        if (known := env.get("known")) is not None:
+            known.href(href)
         text = f'<a href="{escapeHtml(href)}">{text}</a>'
     if cell.detail is not None:
         text = f'<span class="cell-main">{text}</span><span class="cell-detail">{escapeHtml(cell.detail)}</span>'

@@ -98,8 +98,13 @@ def _next_id(env: dict, prefix: str) -> str:
 
 
 def region_open(env: dict, caption_id: str, css: str = "table-scroll") -> str:
-    """The scroll hint and the opening tag of the scroll region of the table captioned ``caption_id``."""
+    """The scroll hint and the opening tag of the scroll region of the table captioned ``caption_id``
+    (its caption's id and the hint's noted in ``env["known"]``)."""
     hint = env.get("scroll_hint", "")
+    if (known := env.get("known")) is not None:  # ``render.known_links``: for the link check
+        known.anchor(caption_id)
+        if hint:
+            known.anchor(f"{caption_id}-hint")
     # A table of figures is left out of the search index: its cells would run together in excerpts
     # ("GPUGPUsInterconnect"); a table of sentences (PROSE_REGION) is prose, and stays in.
     ignore = "" if css == PROSE_REGION else " data-pagefind-ignore"

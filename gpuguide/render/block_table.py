@@ -30,10 +30,13 @@ REGION_IDS = ("-hint", "-caption")
 
 
 def block_table(table: BlockTable, table_id: str, *, ui: Callable[[str], str],
-                page_url: Callable[[str, str], str | None], url: Callable[[str], str]) -> Markup:
+                page_url: Callable[[str, str], str | None], url: Callable[[str], str],
+                anchor: Callable[[str], str] = str) -> Markup:
     """The scroll hint, the scroll region and the table ``table_id``: ``ui`` gives the hint's text
-    (a tracked read), ``page_url`` the address of a cell's page, ``url`` that address from this page.
+    (a tracked read), ``page_url`` the address of a cell's page, ``url`` that address from this page,
+    ``anchor`` notes each id written (``render.known_links``, as ``url`` notes each address).
     No newline at the end: the template's line ends it."""
+    _note_region_ids(table_id, anchor)
     numeric = table.numeric
     few = " few-columns" if len(table.headers) <= 4 else ""
     head = "".join(f'<th scope="col"{_number(numeric, index)}>{escaped(header)}</th>'
@@ -47,6 +50,11 @@ def block_table(table: BlockTable, table_id: str, *, ui: Callable[[str], str],
         f'<table class="figure-table{few}">\n'
         f'<caption id="{escaped(table_id)}-caption">{escaped(table.caption)}</caption>\n'
         f"<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n</div>")
+
+
+def _note_region_ids(table_id: str, anchor: Callable[[str], str]) -> None:
+    for suffix in REGION_IDS:
+        anchor(table_id + suffix)
 
 
 def _number(numeric: tuple[bool, ...], index: int) -> str:
@@ -70,10 +78,12 @@ def _cell(cell: BlockCell, index: int, numeric: tuple[bool, ...], page_url: Call
 
 
 def side_by_side_table(rows: list[ComparisonRow], table_id: str, caption: str, a: Any, b: Any, *,
-                       ui: Callable[..., str], bid_url: Callable[[str], str | None]) -> Markup:
+                       ui: Callable[..., str], bid_url: Callable[[str], str | None],
+                       anchor: Callable[[str], str] = str) -> Markup:
     """The scroll region and the table of ``rows`` comparing the GPUs ``a`` and ``b``: ``ui`` gives
-    the texts, ``bid_url`` where to bid on a GPU without an offer. No newline at the end: the
-    template's line ends it."""
+    the texts, ``bid_url`` where to bid on a GPU without an offer, ``anchor`` notes each id written.
+    No newline at the end: the template's line ends it."""
+    _note_region_ids(table_id, anchor)
     # On a phone the rows are laid out as a grid (criterion above both values): tables.js gives the
     # table explicit roles, which some browsers would otherwise drop with its display.
     names = (escaped(a.short_name), escaped(b.short_name))

@@ -26,7 +26,8 @@ from gpuguide.figures.registry import ShortcodeContext
 from gpuguide.render.block_table import block_table, side_by_side_table
 from gpuguide.render.cards import CARD_FILE, Card, shorten
 from gpuguide.render.contexts import CONTEXTS
-from gpuguide.render.environment import Link, TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
+from gpuguide.render.known_links import KnownLinks
+from gpuguide.render.environment import TemplateReferences, TemplateRefused, json_ld, make_environment, relative_url
 from gpuguide.structure.project_files import RefusedFile, read_project_file
 from gpuguide.render.page_input import PageInput, numeric_columns
 from gpuguide.render.program_store import FOLDER as PROGRAMS, ProgramStore
@@ -49,6 +50,7 @@ class PageOutput:
     link_lines: dict[str, int]
     card: Card | None = None  # what its sharing card shows (``og:image``)
     menu_spans: shell.Spans = ()  # where the use-case menu's fragments are in ``html``
+    known: KnownLinks | None = None  # the ids and link addresses it wrote (for the link check)
 
 
 class PageRenderer:
@@ -74,15 +76,19 @@ class PageRenderer:
 
     def render(self, page: Page) -> PageOutput:
         """The page's HTML, or None after reporting a problem in its content or in a template."""
-        reads, link_lines = Reads(), dict[str, int]()
+        reads, link_lines, known = Reads(), dict[str, int](), KnownLinks()
         html: str | None = None
         card: Card | None = None
         spans: shell.Spans = ()
         try:
-            context = self._redirect_context(page, reads) if page.redirects else self.context(page, reads, link_lines)
+            context = (self._redirect_context(page, reads, known) if page.redirects
+                       else self.context(page, reads, link_lines, known))
             card = context["card"] if self.dataset.config.sharing_cards == "per page" else None
+            menu_links: list[str] = []
             html, filled = shell.fill(self.env.get_template(f"{page.meta.layout}.html").render(context),
-                                      ("", "") if page.redirects else self.menu_fragments(page))
+                                      ("", "") if page.redirects else self.menu_fragments(page, menu_links))
+            if filled != ():  # the template shows the menu
+                known.hrefs.extend(menu_links)
             if filled is None:  # the menu cannot be put in again: the page depends on its titles
                 self.views[page.lang].use_cases(reads)
             spans = filled or ()
@@ -98,18 +104,25 @@ class PageRenderer:
             self.problems.error(Path(exc.filename or self.templates_dir), exc.lineno, 1,
                                 f"template syntax error: {exc.message}", "fix the template's syntax")
         except jinja2.TemplateError as exc:
-            path, line = self._template_position()
+            path, line = self.template_position()
             self.problems.error(path, line, 1, f"template error: {exc}", f"while rendering {page.source.as_posix()}")
         view = self.views[page.lang]
         return PageOutput(html, frozenset(reads.keys | view.reads.keys), link_lines, card if html is not None else None,
-                          spans)
+                          spans, known)
 
-    def menu_fragments(self, page: Page) -> tuple[str, str]:
-        """The use-case menu's fragments as ``page`` shows them (``render.shell``)."""
+    def menu_fragments(self, page: Page, noted: list[str] | None = None) -> tuple[str, str]:
+        """The use-case menu's fragments as ``page`` shows them (``render.shell``); each link's
+        address, as the page writes it, appended to ``noted``."""
         view = self.views[page.lang]
-        if page.meta.layout == "not_found":  # served at any address: absolute links
-            return shell.fragments(view.menu, page.url, lambda target: target)
-        return shell.fragments(view.menu, page.url, functools.partial(relative_url, page.url))
+        absolute = page.meta.layout == "not_found"  # served at any address: absolute links
+
+        def address(target: str) -> str:
+            written = target if absolute else relative_url(page.url, target)
+            if noted is not None:
+                noted.append(written)
+            return written
+
+        return shell.fragments(view.menu, page.url, address)
 
     def compile_templates(self, layouts: set[str]) -> None:
         """Compile every layout's template and the templates it includes, before any page renders:
@@ -154,7 +167,7 @@ class PageRenderer:
     def _ui_file(self, lang: str) -> Path:
         return self.dataset.files.get(f"ui/{lang}", Path("data/ui"))
 
-    def _template_position(self) -> tuple[Path, int]:
+    def template_position(self) -> tuple[Path, int]:
         """The template file and line of the exception being handled (Jinja rewrites tracebacks)."""
         frames = traceback.extract_tb(sys.exc_info()[2])
         root = self.templates_dir.resolve()
@@ -176,14 +189,19 @@ class PageRenderer:
                               or "link to a published page's .md file, relative to this file")
         return relative_url(page.url, target.url)
 
-    def _redirect_context(self, page: Page, reads: Reads) -> dict[str, Any]:
+    def _redirect_context(self, page: Page, reads: Reads, known: KnownLinks) -> dict[str, Any]:
         """A redirect's context, all of it from its layout's (``gpu_contexts.pair_redirect``):
-        none of the site's layout."""
+        none of the site's layout; its addresses and ids noted in ``known``."""
         view = self.views[page.lang]
-        return CONTEXTS[page.meta.layout](PageInput(page, view, tracked_dataset(self.dataset, reads),
-                                                    tracked_language(view.language, reads), _no_markdown, reads))
+        context = CONTEXTS[page.meta.layout](PageInput(page, view, tracked_dataset(self.dataset, reads),
+                                                       tracked_language(view.language, reads), _no_markdown, reads))
+        url = context["url"]
+        return {**context, "url": lambda target: known.href(url(target)), "link": known.href, "anchor": known.anchor}
 
-    def context(self, page: Page, reads: Reads, link_lines: dict[str, int]) -> dict[str, Any]:
+    def context(self, page: Page, reads: Reads, link_lines: dict[str, int],
+                known: KnownLinks | None = None) -> dict[str, Any]:
+        """Everything ``page``'s template receives; the ids and addresses it writes noted in ``known``."""
+        known = known if known is not None else KnownLinks()
         view = self.views[page.lang]
         dataset = tracked_dataset(self.dataset, reads)
         language = tracked_language(view.language, reads)
@@ -198,6 +216,7 @@ class PageRenderer:
             "page_url": lambda layout, subject_id: (relative_url(page.url, target)
                                                     if (target := view.page_url(layout, subject_id)) else None),
             "links": link_lines,
+            "known": known,
         }
         body = render_body(page.body, page.source, page.body_line, self.problems, md_env)
 
@@ -208,9 +227,14 @@ class PageRenderer:
             lines = (front.text or "").splitlines()[line - 1 - front.line_offset:]
             return render_inline(text, page.source, line, self.problems, md_env, lines)
 
-        def url(target: str) -> str:
+        def data_url(target: str) -> str:
+            """An address a script reads (a ``data-`` attribute): no link of the page's own."""
             # The 404 page is served at any address, so its links cannot be relative.
             return target if page.meta.layout == "not_found" else relative_url(page.url, target)
+
+        def url(target: str) -> str:
+            """A link's address (``href``, ``src``), noted for the link check."""
+            return known.href(data_url(target))
 
         def ui_forms(key: str) -> str:
             """A UI string's plural forms, typeset, as JSON: a script picks one with Intl.PluralRules."""
@@ -233,6 +257,9 @@ class PageRenderer:
             "ui": ui,
             "ui_forms": ui_forms,
             "url": url,
+            "data_url": data_url,
+            "link": known.href,  # an address written as it is (``#main``)
+            "anchor": known.anchor,
             "site_name": self.dataset.config.site_name,
             "stylesheet": url("/assets/style.css"),
             "languages": switcher,
@@ -258,8 +285,8 @@ class PageRenderer:
             "gpu_url": view.gpu_url,
             "bid_url": bid_url,
             "page_url": view.page_url,
-            "block_table": functools.partial(block_table, ui=ui, page_url=view.page_url, url=url),
-            "side_by_side_table": functools.partial(side_by_side_table, ui=ui, bid_url=bid_url),
+            "block_table": functools.partial(block_table, ui=ui, page_url=view.page_url, url=url, anchor=known.anchor),
+            "side_by_side_table": functools.partial(side_by_side_table, ui=ui, bid_url=bid_url, anchor=known.anchor),
             "numeric_columns": numeric_columns,
             "intro_html": Markup(body.intro_html),
             "main_html": Markup(body.main_html),
@@ -296,54 +323,6 @@ class PageRenderer:
         description = default[0].typeset(default[1], "description", reads) if default else ""
         return Card(config.site_name, " · ".join(view.typeset(page, "title", reads) for view, page in homes),
                     (shorten(description),))
-
-    def render_root(self) -> tuple[str, Card] | None:
-        """The site's root page: one link per language, each to that language's home page; the
-        page search engines send readers whose language the site does not have (x-default)."""
-        languages = []
-        homes = []
-        for code, view in self.views.items():
-            home = view.url_of("home")
-            page = self.library.reserved("home", code)
-            if home is not None and page is not None:
-                languages.append(Link(view.language.name, relative_url("/", home), code,
-                                      view.language.ui("choose_language")))
-                homes.append((code, view, page))
-        config = self.dataset.config
-        default = next((item for item in homes if item[0] == config.default_language), homes[0] if homes else None)
-        # The root page is rendered at every build: what it reads is not kept.
-        read = Reads()
-        title = head_title(" · ".join(view.typeset(page, "title", read) for _, view, page in homes), config.site_name)
-        description = default[1].typeset(default[2], "description", read) if default else ""
-        base = config.base_url.rstrip("/")
-        card = self.site_card(read)
-        try:
-            html = self.env.get_template("root.html").render(
-                site_name=config.site_name, languages=languages, default_language=config.default_language,
-                title=title, description=description, canonical=base + "/", card=card,
-                card_url=base + "/" + CARD_FILE,
-                hreflang=[*((code, base + page.url) for code, _, page in homes), ("x-default", base + "/")])
-        except jinja2.TemplateError as exc:
-            path, line = self._template_position()
-            self.problems.error(path, line, 1, f"template error: {exc}", "while rendering the root page")
-            return None
-        return html, card
-
-    def render_not_found_everywhere(self) -> str | None:
-        """``/404.html``, which servers show at any missing address: every language's "not found" page."""
-        sections = []
-        for code in self.views:
-            page = self.library.reserved("not_found", code)
-            if page is not None:
-                sections.append(self.context(page, Reads(), {}))
-        try:
-            return self.env.get_template("not_found_all.html").render(
-                sections=sections, site_name=self.dataset.config.site_name,
-                default_language=self.dataset.config.default_language)
-        except jinja2.TemplateError as exc:
-            path, line = self._template_position()
-            self.problems.error(path, line, 1, f"template error: {exc}", "while rendering /404.html")
-            return None
 
 
 def _no_markdown(text: str, field_path: tuple[str, ...]) -> str:

@@ -112,9 +112,9 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     rendered: list[str] = []
     original = PageRenderer.context
 
-    def counted(self, page, reads, link_lines):  # type: ignore[no-untyped-def]
+    def counted(self, page, reads, link_lines, known=None):  # type: ignore[no-untyped-def]
         rendered.append(page.output_path)
-        return original(self, page, reads, link_lines)
+        return original(self, page, reads, link_lines, known)
 
     monkeypatch.setattr(PageRenderer, "context", counted)
     return rendered

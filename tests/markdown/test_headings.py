@@ -221,6 +221,8 @@ def _written(parts: list[nodes.Node], table_ids: set[str]) -> set[str]:
             options = {str(part.data if isinstance(part, nodes.TemplateData) else part.value)}
         elif isinstance(part, nodes.Concat):
             options = _written(part.nodes, table_ids)
+        elif isinstance(part, nodes.Call) and isinstance(part.node, nodes.Name) and part.node.name == "anchor":
+            options = _written(part.args, table_ids)  # ``anchor(…)``: the id, noted (``render.known_links``)
         elif _expression(part) == "table_id":
             options = table_ids
         else:

@@ -18,6 +18,7 @@ from gpuguide.errors import Problems
 from gpuguide.project import Project
 from gpuguide.render.reads import Reads
 from gpuguide.render.renderer import PageOutput, PageRenderer
+from gpuguide.render import site_wide
 from gpuguide.structure.page_types import LAYOUTS
 from gpuguide.structure.pages import Page, ReversedPairSubject, head_title
 
@@ -198,7 +199,7 @@ def test_a_link_to_a_markdown_file_becomes_a_relative_url(rendered: Rendered) ->
 
 
 def test_the_root_page_links_to_each_languages_home(rendered: Rendered) -> None:
-    result = rendered.renderer.render_root()
+    result = site_wide.render_root(rendered.renderer)
     assert result is not None
     html, card = result
     soup = BeautifulSoup(html, "lxml")
@@ -210,7 +211,7 @@ def test_the_root_page_links_to_each_languages_home(rendered: Rendered) -> None:
 
 
 def test_the_404_file_holds_every_languages_not_found_page(rendered: Rendered) -> None:
-    html = rendered.renderer.render_not_found_everywhere()
+    html = site_wide.render_not_found_everywhere(rendered.renderer)
     assert html is not None
     text = BeautifulSoup(html, "lxml").get_text()
     assert "Page introuvable" in text and rendered.page("/en/404/").meta.title in text
