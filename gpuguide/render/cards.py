@@ -187,6 +187,8 @@ def _background_band(site_name: str, start: int, end: int) -> palette_png.Band:
     return palette_png.scanline_band(_background(site_name).tobytes("raw", "L;4")[start * stride:end * stride], WIDTH)
 
 
+@lru_cache(maxsize=1024)
 def shorten(text: str, limit: int = 200) -> str:
-    """A description short enough for a card."""
+    """A description short enough for a card (kept: with ``sharing_cards: site`` every page shows
+    the same one, and ``textwrap`` was 1 % of such a page)."""
     return textwrap.shorten(text, limit, placeholder=" …")

@@ -181,7 +181,8 @@ class PageRenderer:
 
         Raises LookupError with a hint when no published page comes from that file.
         """
-        target = self._pages_by_source.get(os.path.normpath(page.source.parent / md_path))
+        # By the file's name, as ``_pages_by_source`` keeps them: no ``Path`` made (six links a page).
+        target = self._pages_by_source.get(os.path.normpath(os.path.join(os.path.dirname(page.source_name), md_path)))
         if target is None:
             candidates = [os.path.relpath(source, page.source.parent).replace(os.sep, "/")
                           for source in self._pages_by_source]
