@@ -94,6 +94,31 @@ def test_render_one_without_staging_keeps_the_html_and_writes_nothing(tiny_loade
     assert list(project.root.glob(".site-*")) == []
 
 
+def test_render_one_pauses_the_collector_for_the_page_only_and_makes_no_cycle(tiny_loaded):
+    """The collector is paused while a page renders (rendering makes no reference cycle, so its
+    passes were pure cost); it is on again after, and every page of every layout leaves nothing
+    for it to find."""
+    import gc
+
+    project, site = tiny_loaded
+    renderer = _renderer(project, site)
+    seen: list[bool] = []
+    render = renderer.render
+    renderer.render = lambda page: (seen.append(gc.isenabled()), render(page))[1]  # type: ignore[method-assign]
+    gc.collect()
+    assert gc.isenabled()
+    gc.disable()  # so that what the pages leave stays for gc.collect() to count
+    try:
+        for page in site.library.published:
+            render_one(renderer, page, None)
+        assert gc.collect() == 0  # no unreachable cycle
+    finally:
+        gc.enable()
+    assert seen == [False] * len(site.library.published)
+    render_one(renderer, site.library.published[0], None)
+    assert gc.isenabled() and seen[-1] is False
+
+
 def test_render_one_writes_the_page_into_staging_and_gives_its_card_to_draw(tiny_loaded, tmp_path: Path):
     project, site = tiny_loaded
     renderer = _renderer(project, site)
