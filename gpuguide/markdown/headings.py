@@ -68,7 +68,7 @@ LAYOUT_IDS: tuple[str, ...] = (
     "specifications", "specifications-hint", "specifications-caption", "compare",
     "models-table-hint", "models-table-caption",
     "summary", "use-case-{number}", "use-case-table-{number}-hint", "use-case-table-{number}-caption", "gpu-pages",
-    # the page's own tables, numbered (tables.region_open, shortcodes)
+    # the page's own tables, numbered (tables.next_table_id, shortcodes)
     "table-{number}", "table-{number}-hint",
 )
 

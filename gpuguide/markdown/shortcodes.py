@@ -22,7 +22,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 
 from gpuguide.errors import Problems, did_you_mean
-from gpuguide.markdown.tables import PROSE_REGION, region_open
+from gpuguide.markdown.tables import PROSE_REGION, caption, next_table_id, region_open
 from gpuguide.figures import methodology, prose  # noqa: F401 (importing them registers their shortcodes)
 from gpuguide.figures.registry import BLOCK_SHORTCODES, SHORTCODES, BlockCell, BlockTable, ShortcodeContext, ShortcodeError
 
@@ -234,8 +234,7 @@ def _no_page(layout: str, subject_id: str) -> None:
 
 def _render_shortcode_table(self: Any, tokens: list, idx: int, options: Any, env: dict) -> str:
     table: BlockTable = tokens[idx].meta["table"]
-    env["table_count"] = env.get("table_count", 0) + 1
-    caption_id = f"table-{env['table_count']}"
+    caption_id = next_table_id(env)
     numeric = table.numeric or (False,) * len(table.headers)
     head = "".join(_cell("th", BlockCell(header), numeric[i], env, ' scope="col"') for i, header in enumerate(table.headers))
     body = "".join(
@@ -246,8 +245,8 @@ def _render_shortcode_table(self: Any, tokens: list, idx: int, options: Any, env
     # A table whose data columns are mostly not figures reads as sentences: shown as cards on a phone.
     figures = 2 * sum(numeric[1:]) > len(numeric) - 1
     return (region_open(env, caption_id, "table-scroll" if figures else PROSE_REGION)
-            + f'<table>\n<caption id="{caption_id}">{escapeHtml(table.caption)}</caption>\n'
-            f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n</div>\n")
+            + "<table>\n" + caption(env, caption_id, table.caption)
+            + f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n</div>\n")
 
 
 def shortcodes_plugin(md: MarkdownIt) -> None:

@@ -92,19 +92,18 @@ def _captions_and_row_headers(state: StateCore) -> None:
                     depth -= 1
 
 
-def _next_id(env: dict, prefix: str) -> str:
+def next_table_id(env: dict) -> str:
+    """The id of the page's next table (``table-1``, ``table-2``…), written or computed by a shortcode."""
     env["table_count"] = env.get("table_count", 0) + 1
-    return f"{prefix}-{env['table_count']}"
+    return f"table-{env['table_count']}"
 
 
 def region_open(env: dict, caption_id: str, css: str = "table-scroll") -> str:
     """The scroll hint and the opening tag of the scroll region of the table captioned ``caption_id``
-    (its caption's id and the hint's noted in ``env["known"]``)."""
+    (the hint's id noted in ``env["known"]``)."""
     hint = env.get("scroll_hint", "")
-    if (known := env.get("known")) is not None:  # ``render.known_links``: for the link check
-        known.anchor(caption_id)
-        if hint:
-            known.anchor(f"{caption_id}-hint")
+    if hint and (known := env.get("known")) is not None:  # ``render.known_links``: for the link check
+        known.anchor(f"{caption_id}-hint")
     # A table of figures is left out of the search index: its cells would run together in excerpts
     # ("GPUGPUsInterconnect"); a table of sentences (PROSE_REGION) is prose, and stays in.
     ignore = "" if css == PROSE_REGION else " data-pagefind-ignore"
@@ -120,15 +119,19 @@ def region_open(env: dict, caption_id: str, css: str = "table-scroll") -> str:
 PROSE_REGION = "table-scroll prose"
 
 
-def _caption(token: Token, caption_id: str) -> str:
-    css = "" if token.meta.get("caption_visible") else ' class="visually-hidden"'
-    return f'<caption id="{caption_id}"{css}>{escapeHtml(token.meta.get("caption", ""))}</caption>\n'
+def caption(env: dict, caption_id: str, text: str, visible: bool = True) -> str:
+    """A table's ``<caption>`` (its id noted in ``env["known"]``)."""
+    if (known := env.get("known")) is not None:
+        known.anchor(caption_id)
+    css = "" if visible else ' class="visually-hidden"'
+    return f'<caption id="{caption_id}"{css}>{escapeHtml(text)}</caption>\n'
 
 
 def _table_open(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:
-    caption_id = _next_id(env, "table")
+    caption_id = next_table_id(env)
+    token = tokens[idx]
     return (region_open(env, caption_id, PROSE_REGION) + self.renderToken(tokens, idx, options, env)
-            + _caption(tokens[idx], caption_id))
+            + caption(env, caption_id, token.meta.get("caption", ""), bool(token.meta.get("caption_visible"))))
 
 
 def _table_close(self: Any, tokens: list[Token], idx: int, options: Any, env: dict) -> str:

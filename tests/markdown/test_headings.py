@@ -189,7 +189,7 @@ def test_ids_a_layout_names_after_the_data_are_reserved_when_the_page_has_its_da
 #: ``headings._names`` which names it takes.
 TEMPLATE_PARTS = {"segment": "{segment}", "gpu.id": "{gpu}", "entry.key": "{preset}", "loop.index": "{number}",
                   "section.lang": "{language}", "group.key": "{size}"}
-#: The ids a page's Markdown gives its tables (``tables.region_open``, ``shortcodes``): not in templates.
+#: The ids a page's Markdown gives its tables (``tables.next_table_id``, ``shortcodes``): not in templates.
 MARKDOWN_IDS = {"table-{number}", "table-{number}-hint"}
 
 
