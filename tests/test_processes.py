@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import multiprocessing as mp
 import os
 import select
 import signal
@@ -19,7 +20,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from gpuguide.processes import die_with_parent
+from gpuguide.processes import die_with_parent, forked_workers
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(PR_SET_PDEATHSIG) is Linux's")
 
@@ -223,3 +224,51 @@ def test_a_worker_whose_build_died_before_it_asked_exits_under_a_subreaper():
     adopted_by, survived = _report_of_an_orphan(under_subreaper=True)
     assert adopted_by != 1  # the scenario holds: a subreaper, not init, adopted it
     assert not survived
+
+
+# --- forked_workers: the build's worker processes ----------------------------------------------
+
+_PR_GET_PDEATHSIG = 2
+_BEFORE_FORK: list[str] = []  # set in the test before the workers are forked
+
+
+def _worker_report(index: int) -> tuple[int, int, int, list[str]]:
+    """(index, pid, the signal the kernel sends this process when its parent dies, what it inherited)."""
+    signal_number = ctypes.c_int()
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.prctl(_PR_GET_PDEATHSIG, ctypes.byref(signal_number), 0, 0, 0) == 0
+    return index, os.getpid(), signal_number.value, list(_BEFORE_FORK)
+
+
+def test_forked_workers_run_the_work_in_order_in_forked_processes_that_die_with_the_build(monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "_BEFORE_FORK", ["loaded before the fork"])
+    with forked_workers(2) as workers:
+        reports = list(workers.map(_worker_report, range(40)))
+    assert [index for index, *_ in reports] == list(range(40))  # in the order asked, whoever ran them
+    pids = {pid for _, pid, _, _ in reports}
+    assert os.getpid() not in pids and 1 <= len(pids) <= 2
+    assert all(death == signal.SIGKILL for _, _, death, _ in reports)  # die_with_parent ran in each
+    assert all(inherited == ["loaded before the fork"] for *_, inherited in reports)  # forked, not spawned
+
+
+def _fail_first_then_note(path_and_index: tuple[str, int]) -> int:
+    path, index = path_and_index
+    if index == 0:
+        raise ValueError("the first chunk fails")
+    time.sleep(0.01)
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(f"{index}\n")
+    return index
+
+
+def test_an_error_in_a_worker_reaches_the_build_and_the_work_not_begun_is_cancelled(tmp_path):
+    done = tmp_path / "done.txt"
+    done.touch()
+    with pytest.raises(ValueError, match="the first chunk fails"):
+        with forked_workers(1) as workers:
+            for _ in workers.map(_fail_first_then_note, [(str(done), index) for index in range(200)]):
+                pass
+    # Only what was already handed to the worker ran (its queue holds a couple of chunks), and
+    # every worker has exited: nothing goes on writing after the build has failed.
+    assert len(done.read_text(encoding="utf-8").split()) < 20
+    assert not [child for child in mp.active_children()]

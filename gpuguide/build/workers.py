@@ -16,7 +16,7 @@ from gpuguide.build.card_cache import ensure_drawn
 from gpuguide.build.link_check import ParsedPage, resolve_links, written_page
 from gpuguide.build.page_cache import LinkRecord, PageEntry, PageKey
 from gpuguide.errors import Problem, Problems
-from gpuguide.processes import die_with_parent
+from gpuguide.processes import forked_workers
 from gpuguide.render import shell, site_wide
 from gpuguide.render.cards import Card
 from gpuguide.render.reads import Read
@@ -257,9 +257,9 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
         # thousands of tokens) do not walk the whole library again and again, nor touch its pages
         # of memory (which the workers then share with this process instead of copying them).
         try:
-            with collector.frozen(), mp.get_context("fork").Pool(workers, initializer=die_with_parent) as pool:
+            with collector.frozen(), forked_workers(workers) as pool:
                 same_reads = _SameReads()
-                for chunk in pool.imap(_render_chunk, chunks):
+                for chunk in pool.map(_render_chunk, chunks):
                     for result in chunk:
                         renderer.problems.items.extend(result.problems)
                         result.reads = same_reads(result.reads)
@@ -268,7 +268,7 @@ def render_pages(renderer: PageRenderer, indexes: list[int], staging: Path | Non
                         progress(len(results), len(indexes))
                 cards = cards_to_draw(renderer, results)
                 batches = [cards[start:start + CARD_BATCH] for start in range(0, len(cards), CARD_BATCH)]
-                for done, _ in enumerate(pool.imap(draw_cards, batches), 1):
+                for done, _ in enumerate(pool.map(draw_cards, batches), 1):
                     if progress is not None:
                         progress(min(done * CARD_BATCH, len(cards)), len(cards), "drawing cards")
         finally:

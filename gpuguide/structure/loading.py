@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from gpuguide import cached
 from gpuguide.cached import Invalid
 from gpuguide.errors import Problems
-from gpuguide.processes import die_with_parent
+from gpuguide.processes import forked_workers
 from gpuguide.structure.dataset import Dataset
 from gpuguide.structure.library import Library
 from gpuguide.structure.generated_pages import generated_pages
@@ -170,12 +170,12 @@ def load_library(content_dir: Path, dataset: Dataset | None, problems: Problems,
         found: Iterator[list[tuple[str, ParsedSource | None]]] = iter(())
         if (parallel and not previous and workers > 1 and len(files) >= PARALLEL_MIN_FILES
                 and "fork" in mp.get_all_start_methods()):
-            pool = stack.enter_context(mp.get_context("fork").Pool(workers - 1, initializer=die_with_parent))
+            pool = stack.enter_context(forked_workers(workers - 1))
             # This process parses the first share itself while the workers parse the rest;
             # then it loads the rest in order, from what they found.
             own = len(files) // workers
             rest = [name for _, name in files[own:]]
-            found = pool.imap(_parse_chunk, [rest[start:start + 64] for start in range(0, len(rest), 64)])
+            found = pool.map(_parse_chunk, [rest[start:start + 64] for start in range(0, len(rest), 64)])
         for index, (lang, name) in enumerate(files):
             if index == own:  # the workers' share: loaded from what they parsed
                 for chunk in found:
