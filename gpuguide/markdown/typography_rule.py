@@ -22,6 +22,9 @@ def _apply_rule(state: StateCore) -> None:
     rule: Callable[[str], str] | None = state.env.get("typography")
     if rule is None or rule is plain:
         return
+    # The rule itself, not its cache (``lru_cache``'s ``__wrapped__``): a page's texts are its own,
+    # and hashing and storing each one cost more than the rule (bench/README.md).
+    rule = getattr(rule, "__wrapped__", rule)
     for block in state.tokens:
         if block.type != "inline" or not block.children:
             continue

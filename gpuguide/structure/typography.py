@@ -33,6 +33,10 @@ _AFTER_OPENING_GUILLEMET = re.compile("«(?![\u00a0\u202f]+(?:[^ \t\u00a0\u202f]
 _BEFORE_CLOSING_GUILLEMET = re.compile("(?:" + _SPACED + "|(?<![ \t\u00a0\u202f]))»")
 
 
+#: What the rule acts on: a text without any is returned as it is.
+_PUNCTUATION = re.compile("[;!?:«»]")
+
+
 @functools.lru_cache(maxsize=16384)  # UI strings and titles repeat on every page
 def french(text: str) -> str:
     """French spacing: U+202F before ; ! ?, U+00A0 before : and inside « ».
@@ -44,7 +48,7 @@ def french(text: str) -> str:
     >>> french("«\u00a0déjà\u00a0» ?") == french("« déjà » ?")  # typed no-break spaces are not doubled
     True
     """
-    if not any(char in text for char in ";!?:«»"):
+    if _PUNCTUATION.search(text) is None:
         return text
     text = _BEFORE_HIGH_PUNCTUATION.sub(NNBSP + r"\1", text)
     text = _BEFORE_COLON.sub(NBSP + ":", text)
