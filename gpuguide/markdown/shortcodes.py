@@ -119,6 +119,8 @@ def _convert(name: str, parameter: inspect.Parameter, raw: str) -> Any:
 
 def _evaluate_rule(state: StateCore) -> None:
     ctx: ShortcodeContext | None = state.env.get("shortcodes")
+    # The page's inline figures, each evaluated once per build and language (``SiteView.figure``).
+    figure: Callable[[str], str] | None = state.env.get("figure")
     problems: Problems | None = state.env.get("problems")
     source: Path = state.env.get("source", Path("?"))
     base_line: int = state.env.get("line", 1)
@@ -141,7 +143,8 @@ def _evaluate_rule(state: StateCore) -> None:
                 if name in BLOCK_SHORTCODES and not alone:
                     raise ShortcodeError(f"`{name}` makes a table: write it alone on its own line, "
                                          "with a blank line before and after")
-                result = evaluate(child.content, ctx)
+                result = (figure(child.content) if figure is not None and name not in BLOCK_SHORTCODES
+                          else evaluate(child.content, ctx))
                 if name in BLOCK_SHORTCODES:
                     # Replace the paragraph by the table: paragraph_open / inline / paragraph_close.
                     tokens[index - 1].hidden = tokens[index + 1].hidden = True

@@ -209,6 +209,7 @@ class PageRenderer:
         ui = language.ui
         md_env: dict[str, Any] = {
             "shortcodes": ShortcodeContext(dataset, language),
+            "figure": lambda call: view.figure(call, reads),
             "typography": language.typography,
             "scroll_hint": ui("scroll_hint"),
             "page_title": view.typeset(page, "title", reads),

@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpuguide.figures.registry import ShortcodeContext
+from gpuguide.markdown.shortcodes import evaluate
 from gpuguide.render import shell
 from gpuguide.render.environment import Link, json_ld
 from gpuguide.render.reads import PAGE_TEXTS, Reads, tracked_dataset, tracked_language
@@ -50,6 +52,22 @@ class SiteView:
     #: Rows of figures by (GPU, columns), made once per build and language, with what making them
     #: read (see ``page_input.gpu_rows``): a GPU's figures appear on every comparison it is part of.
     row_cache: dict[tuple[str, tuple[Any, ...]], tuple[Any, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    #: Each inline shortcode's text by its call, made once per build and language (``figure``).
+    figure_cache: dict[str, tuple[str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+
+    def figure(self, call: str, reads: Reads) -> str:
+        """The text of the inline shortcode ``call`` (``gpu_figure gpu=h100-sxm column=memory``),
+        evaluated once per build and language and reused by every page that quotes it (the sizing
+        library's work is the same each time); what evaluating it read is noted into ``reads``, so
+        the page still depends on exactly that. Raises ``ShortcodeError`` as ``evaluate`` does: a
+        call that fails is not kept."""
+        found = self.figure_cache.get(call)
+        if found is None:
+            made = Reads()
+            text = evaluate(call, ShortcodeContext(tracked_dataset(self.dataset, made), tracked_language(self.language, made)))
+            found = self.figure_cache[call] = (text, frozenset(made.keys))
+        reads.keys.update(found[1])
+        return found[0]
 
     def __post_init__(self) -> None:
         dataset, ui = tracked_dataset(self.dataset, self.reads), tracked_language(self.language, self.reads).ui

@@ -188,3 +188,36 @@ def test_the_view_reads_names_and_ui_strings_not_gpu_records(views: dict[str, Si
             ("gpus", KEYS)} <= reads
     assert not [read for read in reads if read[0] in ("gpus", "prices") and read[1] != KEYS]
     assert not [read for read in reads if read[0] == "ui-en" and read[1] != "language_name"]
+
+
+def test_an_inline_figure_is_evaluated_once_and_its_reads_noted_on_each_page(site: Site, monkeypatch) -> None:
+    # A fresh view: its figures are made on demand, once per build and language.
+    from gpuguide.figures.registry import ShortcodeContext
+    from gpuguide.markdown import shortcodes
+    from gpuguide.render import site_view
+    from gpuguide.render.reads import tracked_dataset, tracked_language
+
+    view = SiteView(site.languages["fr"], site.languages, site.library, site.dataset)
+    call = "gpu_figure gpu=big column=memory"
+    alone = Reads()
+    expected = shortcodes.evaluate(call, ShortcodeContext(tracked_dataset(site.dataset, alone),
+                                                          tracked_language(site.languages["fr"], alone)))
+    evaluated: list[str] = []
+    monkeypatch.setattr(site_view, "evaluate", lambda text, ctx: evaluated.append(text) or shortcodes.evaluate(text, ctx))
+    first, second = Reads(), Reads()
+    second.note("gpus", "card")  # what the second page read before: kept, the figure's reads added
+    assert view.figure(call, first) == expected == view.figure(call, second)
+    assert evaluated == [call]  # the second page reused the first one's text
+    assert ("gpus", "big") in alone.keys
+    assert first.keys == alone.keys  # each page depends on what evaluating it read, as if alone
+    assert second.keys == alone.keys | {("gpus", "card")}
+
+
+def test_an_inline_figure_that_fails_is_not_kept(site: Site) -> None:
+    from gpuguide.figures.registry import ShortcodeError
+
+    view = SiteView(site.languages["en"], site.languages, site.library, site.dataset)
+    for _ in range(2):  # reported on each page that writes it, never served from the cache
+        with pytest.raises(ShortcodeError):
+            view.figure("gpu_figure gpu=no-such-gpu column=memory", Reads())
+    assert view.figure_cache == {}
