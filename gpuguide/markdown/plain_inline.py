@@ -23,6 +23,8 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import text as text_rule
 from markdown_it.token import Token
 
+from gpuguide.markdown import markup_inline
+
 #: markdown-it's post-processing rules, which do nothing to a lone text token.
 _POST_PROCESSING = {"balance_pairs", "strikethrough", "emphasis", "fragments_join"}
 
@@ -35,8 +37,9 @@ def applies(md: MarkdownIt) -> bool:
     return bool(rules) and rules[0] is text_rule and post <= _POST_PROCESSING
 
 
-def _inline(state: StateCore) -> None:
-    """markdown-it's core ``inline`` rule, with plain contents made into their text token directly."""
+def _inline(state: StateCore, markup: bool = False) -> None:
+    """markdown-it's core ``inline`` rule, with plain contents made into their text token directly
+    (and, with ``markup``, contents of the forms ``markup_inline`` knows made into their tokens)."""
     md = state.md
     terminator = md.inline.terminator_re.search
     parse = md.inline.parse
@@ -49,12 +52,18 @@ def _inline(state: StateCore) -> None:
         if content and terminator(content) is None:
             # What StateInline.pushPending makes of the whole content, at level 0.
             token.children.append(Token("text", "", 0, content=content))
+        elif markup and (made := markup_inline.children(content, md)) is not None:
+            token.children += made
         else:
             parse(content, md, state.env, token.children)
 
 
+def _inline_with_markup(state: StateCore) -> None:
+    _inline(state, markup=True)
+
+
 def plain_inline_plugin(md: MarkdownIt) -> None:
     """Use the shortcut in place of markdown-it's ``inline`` core rule, where it applies (last:
-    after every plugin that adds inline rules)."""
+    after every plugin that adds inline rules), and the one for common markup where it applies too."""
     if applies(md):
-        md.core.ruler.at("inline", _inline)
+        md.core.ruler.at("inline", _inline_with_markup if markup_inline.applies(md) else _inline)

@@ -1,24 +1,30 @@
 """The Markdown shortcuts give markdown-it's own result: the shortcut for inline content without
-markup (``markdown.plain_inline``) the same tokens as markdown-it's inline rule, the table rule
+markup (``markdown.plain_inline``) and the one for common markup (``markdown.markup_inline``) the
+same tokens as markdown-it's inline rule, the table rule
 splitting rows by ``str.split`` (``markdown.table_rows``) the same tokens as markdown-it's, the
 faster renderer (``markdown.html_renderer``) the same HTML as markdown-it's, with the site's plugins
 and without them, on the CommonMark spec examples, markdown-it's GFM table and extra fixtures, table
-cells as the site writes them and every page of the site in both languages."""
+cells as the site writes them, every page of the site and pages of the benchmark's corpus in both
+languages, and inline content generated from pieces of markup."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markdown_it.utils import read_fixture_file
 
 from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext
-from gpuguide.markdown import plain_inline, table_rows
+from gpuguide.markdown import markup_inline, plain_inline, table_rows
 from gpuguide.markdown.html_renderer import SiteRenderer
 from gpuguide.markdown.parser import markdown_parser
 from gpuguide.structure.dataset import Dataset, load_dataset
@@ -84,7 +90,8 @@ def _assert_same(text: str, dataset: Dataset, lang: str) -> None:
 def test_the_site_parser_uses_the_shortcuts() -> None:
     md = markdown_parser()
     assert isinstance(md.renderer, SiteRenderer) and plain_inline.applies(md)
-    assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "inline") is plain_inline._inline
+    assert markup_inline.applies(md)
+    assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "inline") is plain_inline._inline_with_markup
     table = next(rule for rule in md.block.ruler.__rules__ if rule.name == "table")
     stock = next(rule for rule in STOCK.block.ruler.__rules__ if rule.name == "table")
     assert table.fn is not stock.fn and table.fn.__code__ is stock.fn.__code__ and table.alt == stock.alt
@@ -153,3 +160,79 @@ def test_every_page_gives_markdown_its_own_result(path: Path, dataset: Dataset) 
     assert split is not None
     lang = path.relative_to(ROOT / "content").parts[0]
     _assert_same(text[split.body_offset:], dataset, lang)
+
+
+def test_every_markup_form_of_the_corpus_is_taken_and_the_rest_given_up(dataset: Dataset) -> None:
+    """The shortcut for markup does run (the comparisons above would pass without it), on each form
+    it knows, and gives up on what it does not."""
+    md = markdown_parser()
+    taken = ["a **b c** d", "**b**", "*é*, et `code --flag=1` puis [texte](page-00017.md#x) fin.",
+             "(**gras**) et *em*: {{ usable_memory_share }} ; 3 $US - 4 % ] : =", "[a](https://example.com/x?y=1)",
+             "dès 2,88 $US", "`a*b_c[d]`", "x {y} z", "**a** **b**"]
+    given_up = ["a\\*b", "a &amp; b", "a_b_", "<b>", "a\nb", "**a*", "***a***", "a**b**", "**a**b", "* a*",
+                "*a *", "[a]", "[a] (b)", "![a](b.png)", "[a](b c)", "[a](<b>)", "[*a*](b)", "[a](javascript:x)",
+                "` a `", "``a``", "`a", "{{ a", "~~a~~", "**`a`**", "*[a](b)*"]
+    assert [text for text in taken if markup_inline.children(text, md) is None] == []
+    assert [text for text in given_up if markup_inline.children(text, md) is not None] == []
+    for text in taken + given_up:
+        _assert_same(text, dataset, "fr")
+
+
+def test_the_markup_shortcut_stands_aside_for_a_parser_it_was_not_written_for() -> None:
+    # Without the site's shortcode and link rules, or with raw HTML: not the parser it reproduces.
+    for md in (MarkdownIt("commonmark"), MarkdownIt("commonmark", {"html": True}).use(plain_inline.plain_inline_plugin)):
+        assert not markup_inline.applies(md)
+    with_html = markdown_parser.__wrapped__(shortcuts=False)  # a new one: the cached parser stays as it is
+    with_html.options["html"] = True
+    assert markup_inline.applies(markdown_parser()) and not markup_inline.applies(with_html)
+    md = MarkdownIt("commonmark").use(plain_inline.plain_inline_plugin)
+    assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "inline") is plain_inline._inline
+
+
+def test_the_benchmark_corpus_pages_give_markdown_its_own_result(tmp_path: Path, dataset: Dataset) -> None:
+    # Made by bench/corpus.py as the benchmark makes them: real markup, links, shortcodes, tables.
+    subprocess.run([sys.executable, str(ROOT / "bench" / "corpus.py"), "--pages", "60", "--out", str(tmp_path),
+                    "--kinds", "ours"], check=True, capture_output=True)
+    pages = sorted(tmp_path.rglob("page-*.md"))
+    assert len(pages) == 120
+    for path in pages:
+        text = path.read_text(encoding="utf-8")
+        split = split_front_matter(text, path, Problems())
+        assert split is not None
+        _assert_same(text[split.body_offset:], dataset, "fr" if "/fr/" in str(path) else "en")
+
+
+#: Pieces inline content is made of: words, the markup forms the shortcut knows, and what it does not.
+_WORDS = ["a", "é", "Z9", "mot", "GPU", "80"]
+_FORMS = ["**gras**", "**deux mots**", "*em*", "*é*", "`code`", "`a*b`", "` a `", "`x\ny`", "[texte](p.md)",
+          "[t](https://e.com/a?b=1)", "[t](p.md#x)", "{{ usable_memory_share }}", "{{ x", "(**g**)", "*a*,"]
+_SEPARATORS = [" ", " ", ", ", ". ", " : ", " - ", " $US ", " ] ", " ! ", "\u00a0", ""]
+_NOISE = ["*", "**", "***", "`", "``", "[", "]", "](", ")", "(", "_", "\\", "&amp;", "&", "<", ">", "<https://e.com>",
+          "~", "\n", "  \n", "\t", "#", "!", "{", "}}"]
+_PIECES = st.sampled_from(_WORDS * 3 + _FORMS * 3 + _SEPARATORS * 4 + _NOISE)
+
+
+def _same_inline_tokens(text: str) -> bool:
+    """Whether the site's parser (with the shortcuts) and markdown-it's own inline rule give the same
+    tokens for ``text``."""
+    env = {"problems": Problems()}
+    return _tokens(markdown_parser().parseInline(text, dict(env))) == _tokens(
+        markdown_parser(shortcuts=False).parseInline(text, dict(env)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PIECES, min_size=1, max_size=12).map("".join))
+def test_generated_inline_content_gives_markdown_its_own_result(text: str) -> None:
+    assert _same_inline_tokens(text)
+
+
+def test_generated_content_mostly_takes_the_markup_shortcut_and_gives_the_same_tokens() -> None:
+    # Seeded: the same 3,000 texts on every run, most of them in the forms the shortcut takes.
+    import random
+
+    pieces = _WORDS * 3 + _FORMS * 3 + _SEPARATORS * 4 + _NOISE
+    rng = random.Random(20261207)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))) for _ in range(3000)]
+    assert [text for text in texts if not _same_inline_tokens(text)] == []
+    taken = sum(markup_inline.children(text, markdown_parser()) is not None for text in texts)
+    assert taken > len(texts) // 4
