@@ -26,6 +26,7 @@ from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext
 from gpuguide.markdown import markup_inline, plain_inline, table_rows
 from gpuguide.markdown.html_renderer import SiteRenderer
+from gpuguide.markdown import parser
 from gpuguide.markdown.parser import markdown_parser
 from gpuguide.structure.dataset import Dataset, load_dataset
 from gpuguide.structure.yaml_documents import split_front_matter
@@ -59,6 +60,8 @@ SITE_LIKE = [
     "Trailing spaces  \nnext line\\\nlast\n",
     "Tab\tinside\ttext\n\n\u00a0no-break\u202fspaces\n",
     "a {{ usable_memory_share }} b\n\nc {{ unknown }}\n",
+    "Windows\r\nline endings, **bold**\r\n\r\n| a | b |\r\n|---|---|\r\n| 1 | `2` |\r\n",
+    "NUL\0inside and\rold Mac line endings\n",
 ]
 
 
@@ -92,6 +95,7 @@ def test_the_site_parser_uses_the_shortcuts() -> None:
     assert isinstance(md.renderer, SiteRenderer) and plain_inline.applies(md)
     assert markup_inline.applies(md)
     assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "inline") is plain_inline._inline_with_markup
+    assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "normalize") is parser._normalize
     table = next(rule for rule in md.block.ruler.__rules__ if rule.name == "table")
     stock = next(rule for rule in STOCK.block.ruler.__rules__ if rule.name == "table")
     assert table.fn is not stock.fn and table.fn.__code__ is stock.fn.__code__ and table.alt == stock.alt
