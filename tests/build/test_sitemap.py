@@ -126,3 +126,28 @@ def test_robots_txt_allows_everything_and_names_the_sitemap():
         assert parser.can_fetch("*", f"{BASE}/fr/gpu/big/")
         assert parser.can_fetch("Googlebot", f"{BASE}/")
         assert parser.site_maps() == [f"{BASE}/sitemap.xml"]
+
+
+def test_the_sitemap_is_written_as_lxml_writes_the_same_tree(library: Library):
+    # Parsed and written again by lxml (indented as it indents), the text is the same: the layout
+    # and the escapes are lxml's own.
+    xml = sitemap_xml(library, BASE, ["fr", "en"])
+    root = etree.fromstring(xml.encode("utf-8"))
+    etree.indent(root)
+    assert xml == '<?xml version="1.0" encoding="UTF-8"?>\n' + etree.tostring(root, encoding="unicode") + "\n"
+
+
+def test_addresses_are_escaped_as_lxml_escapes_them():
+    from gpuguide.build.sitemap import SITEMAP_NS, XHTML_NS, _url
+
+    odd = "https://e.org/a&b<c>d\"e'f\tg\nh\ri\u00e9/"
+    root = etree.Element(f"{{{SITEMAP_NS}}}urlset", nsmap={None: SITEMAP_NS, "xhtml": XHTML_NS})
+    url = etree.SubElement(root, f"{{{SITEMAP_NS}}}url")
+    etree.SubElement(url, f"{{{SITEMAP_NS}}}loc").text = odd
+    etree.SubElement(url, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="f\"r", href=odd)
+    etree.indent(root)
+    expected = etree.tostring(root, encoding="unicode").split("\n", 1)[1].rsplit("\n", 1)[0] + "\n"
+    assert _url(odd, [('f"r', odd)]) == expected
+    parsed = etree.fromstring(f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n{expected}</urlset>'.encode())
+    assert parsed.findtext("s:url/s:loc", namespaces=NS) == odd  # every character back
+    assert parsed.find("s:url/x:link", NS).get("href") == odd
