@@ -62,20 +62,25 @@ def applies(md: MarkdownIt) -> bool:
 def children(content: str, md: MarkdownIt) -> list[Token] | None:
     """markdown-it's inline tokens for ``content``, or None when it holds anything but the forms above."""
     tokens: list[Token] = []
-    pending, position, end = "", 0, len(content)
+    # The text since the last token, in pieces joined once: a run of single braces would make a
+    # string concatenated piece by piece quadratic in its length.
+    pending: list[str] = []
+    position, end = 0, len(content)
     # markdown-it leaves one of a strong run's two delimiters as an empty text token on each side
     # of it: joined to the text beside it, kept where there is none (``fragments_join``).
     empty_owed = False
 
     def flush() -> None:
-        nonlocal pending, empty_owed
-        if pending or empty_owed:
-            tokens.append(Token("text", "", 0, content=pending))
-            pending, empty_owed = "", False
+        nonlocal empty_owed
+        text = "".join(pending)
+        if text or empty_owed:
+            tokens.append(Token("text", "", 0, content=text))
+            pending.clear()
+            empty_owed = False
 
     while (found := _SPECIAL.search(content, position)) is not None:
         start = found.start()
-        pending += content[position:start]
+        pending.append(content[position:start])
         char = content[start]
         if char == "`":
             close = content.find("`", start + 1)
@@ -129,10 +134,10 @@ def children(content: str, md: MarkdownIt) -> list[Token] | None:
                                 meta={"source": content[start:close + 2], "offset": start}))
             position = close + 2
         elif char == "{":
-            pending += char
+            pending.append(char)
             position = start + 1
         else:
             return None
-    pending += content[position:]
+    pending.append(content[position:])
     flush()
     return tokens

@@ -99,6 +99,9 @@ PATHOLOGICAL: list[tuple[str, str, Callable[[int], str], int]] = [
     # shortcodes: each `{{` looked for its `}}` to the end of the paragraph; each failed one
     # counted the line breaks from the paragraph's start (cheap each: shown on a longer page).
     ("a run of braces", "en", lambda size: "{" * size, SIZE),
+    # the shortcut for common markup (markup_inline): single braces between letters, and each form it takes.
+    ("braces between letters", "en", lambda size: repeated("{a", size), 10 * SIZE),
+    ("a paragraph of markup", "en", lambda size: repeated("**b** *i* `c` [t](https://e.com/) ", size), SIZE),
     ("shortcodes never closed", "en", lambda size: repeated("{{ gpu_figure ", size), SIZE),
     ("a paragraph of failing shortcodes", "en", lambda size: repeated("{{1}}\n", size), 4 * SIZE),
     # heading ids: the n-th copy of a heading tried n numbers.
