@@ -26,6 +26,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 
 from gpuguide.errors import Problems
+from gpuguide.markdown.block_starts import block_starts_plugin
 from gpuguide.markdown.headings import heading_ids_plugin, heading_links_plugin
 from gpuguide.markdown.html_renderer import SiteRenderer
 from gpuguide.markdown.links import links_plugin
@@ -64,8 +65,9 @@ def _normalize(state: StateCore) -> None:
 def markdown_parser(shortcuts: bool = True) -> MarkdownIt:
     """The site's parser: CommonMark with tables, and the plugins below (order matters).
     ``shortcuts``: with the shortcut for inline content without markup, the faster renderer, the
-    faster table rows, text normalisation and link normalisation kept (off: markdown-it's own inline
-    rule, renderer, table rule, normalisation and link normalisation, which the tests compare them with)."""
+    faster table rows, the block rules tried at their first characters, text normalisation and link
+    normalisation kept (off: markdown-it's own inline rule, renderer, block rules, normalisation and
+    link normalisation, which the tests compare them with)."""
     md = (_SiteMarkdown if shortcuts else MarkdownIt)(
         "commonmark", {"html": False, "linkify": False, "typographer": False},
         renderer_cls=SiteRenderer if shortcuts else RendererHTML).enable("table")
@@ -80,6 +82,7 @@ def markdown_parser(shortcuts: bool = True) -> MarkdownIt:
         if next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "normalize") is normalize:
             md.core.ruler.at("normalize", _normalize)
         md.use(table_rows_plugin)
+        md.use(block_starts_plugin)
         md.use(plain_inline_plugin)  # last: it checks the inline rules the plugins above left
     return md
 

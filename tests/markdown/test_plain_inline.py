@@ -1,8 +1,8 @@
 """The Markdown shortcuts give markdown-it's own result: the shortcut for inline content without
 markup (``markdown.plain_inline``) and the one for common markup (``markdown.markup_inline``) the
 same tokens as markdown-it's inline rule, the table rule
-splitting rows by ``str.split`` (``markdown.table_rows``) the same tokens as markdown-it's, the
-faster renderer (``markdown.html_renderer``) the same HTML as markdown-it's, with the site's plugins
+splitting rows by ``str.split`` (``markdown.table_rows``) and the block rules tried only at their
+first characters (``markdown.block_starts``) the same tokens as markdown-it's, the faster renderer (``markdown.html_renderer``) the same HTML as markdown-it's, with the site's plugins
 and without them, on the CommonMark spec examples, markdown-it's GFM table and extra fixtures, table
 cells as the site writes them, every page of the site and pages of the benchmark's corpus in both
 languages, and inline content generated from pieces of markup."""
@@ -20,36 +20,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from markdown_it.utils import read_fixture_file
 
 from gpuguide.errors import Problems
 from gpuguide.figures.prose import ShortcodeContext
-from gpuguide.markdown import markup_inline, plain_inline, table_rows
+from gpuguide.markdown import block_starts, markup_inline, plain_inline, table_rows
 from gpuguide.markdown.html_renderer import SiteRenderer
 from gpuguide.markdown import parser
 from gpuguide.markdown.parser import markdown_parser
 from gpuguide.structure.dataset import Dataset, load_dataset
 from gpuguide.structure.yaml_documents import split_front_matter
 
+from markdown_fixtures import FIXTURES, markdown_it_cases
 from sites import ROOT
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "markdown_it"
-
-
-def _cases() -> list[tuple[str, str]]:
-    cases = [(f"spec {example['example']} ({example['section']})", example["markdown"])
-             for example in json.loads((FIXTURES / "commonmark.json").read_text(encoding="utf-8"))]
-    for name in ("tables", "commonmark_extras", "issue-fixes", "normalize"):
-        cases += [(f"{name}:{line} {title}", text) for line, title, text, _ in read_fixture_file(FIXTURES / f"{name}.md")]
-    return cases
-
-
-CASES = _cases()
+CASES = markdown_it_cases()
 
 #: markdown-it alone, CommonMark with tables (what its own tests check), and the same with the shortcuts.
 STOCK = MarkdownIt("commonmark").enable("table")
 SHORTCUTS = (MarkdownIt("commonmark", renderer_cls=SiteRenderer).enable("table").use(table_rows.table_rows_plugin)
-             .use(plain_inline.plain_inline_plugin))
+             .use(block_starts.block_starts_plugin).use(plain_inline.plain_inline_plugin))
 
 #: Cells, items and headings as the site's pages write them, plain and not.
 SITE_LIKE = [
@@ -100,6 +89,11 @@ def test_the_site_parser_uses_the_shortcuts() -> None:
     stock = next(rule for rule in STOCK.block.ruler.__rules__ if rule.name == "table")
     assert table.fn is not stock.fn and table.fn.__code__ is stock.fn.__code__ and table.alt == stock.alt
     assert table.fn.__globals__["escapedSplit"] is table_rows.split_row
+    gated = {rule.name: rule.fn.__wrapped__ for rule in md.block.ruler.__rules__ if hasattr(rule.fn, "__wrapped__")}
+    assert set(gated.values()) == set(block_starts.FIRST_CHARACTERS)
+    stock_rules = {rule.name: rule for rule in STOCK.block.ruler.__rules__}
+    assert all(stock_rules[name].fn is fn for name, fn in gated.items())
+    assert all(rule.alt == stock_rules[rule.name].alt for rule in md.block.ruler.__rules__ if rule.name in gated)
 
 
 def test_the_table_rows_stand_aside_for_a_table_rule_of_another_plugin() -> None:
@@ -140,7 +134,8 @@ def test_markdown_it_fixtures_give_markdown_its_own_result(name: str, text: str,
 
 def test_the_spec_examples_still_render_as_the_spec_says() -> None:
     """The shortcut is a shortcut of a parser that passes the spec: it passes it just as well."""
-    shortcut = MarkdownIt("commonmark", renderer_cls=SiteRenderer).use(plain_inline.plain_inline_plugin)
+    shortcut = (MarkdownIt("commonmark", renderer_cls=SiteRenderer).use(block_starts.block_starts_plugin)
+                .use(plain_inline.plain_inline_plugin))
     plain = MarkdownIt("commonmark")
     examples = json.loads((FIXTURES / "commonmark.json").read_text(encoding="utf-8"))
     passing = [example for example in examples if plain.render(example["markdown"]) == example["html"]]
