@@ -191,6 +191,8 @@ def _report_unparsed_syntax(tokens: list[Token], source: Path, base_line: int, p
             name = first.content[3:].strip().split()[0] if first.content[3:].strip() else ""
             problems.error(source, line, 1, f"unknown block `::: {name}`" if name else "a `:::` line closes no block",
                            f"the blocks this site knows: {', '.join(f'::: {c}' for c in CONTAINERS)}")
+        if "{" not in token.content and "&" not in token.content:
+            continue  # no text of it can hold `{{`: only a brace, escaped or not, or an entity (`&#123;`) makes one
         offset = 0
         for child in token.children:
             if child.type in ("softbreak", "hardbreak"):

@@ -12,7 +12,7 @@ from slugify import slugify
 from gpuguide.structure.dataset import load_dataset
 from gpuguide.errors import Problems
 from gpuguide.markdown.headings import heading_id
-from gpuguide.markdown.parser import _plain_text, markdown_parser
+from gpuguide.markdown.parser import _plain_text, markdown_parser, render_body
 from gpuguide.figures.prose import ShortcodeContext
 
 from sites import ROOT
@@ -117,3 +117,31 @@ def test_random_and_real_headings_get_python_slugify_slugs() -> None:
     heading_id.cache_clear()
     for text in texts:
         assert heading_id(text) == (slugify(text, backend="text-unidecode") or "section"), text
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ("Intro.\n\nA {{ gpu_figure gpu=big\n", 3),
+    ("A paragraph\nover two lines {{ gpu_figure\n", 2),
+    ("An entity makes one: &#123;&#123; gpu_figure\n", 1),
+    ("So does an escape: \\{\\{ gpu_figure\n", 1),
+    ("Or both: {&lbrace; gpu_figure\n", 1),
+    ("| a |\n|---|\n| b {{ c |\n", 3),
+])
+def test_a_shortcode_that_never_closes_is_reported_at_its_line(text: str, line: int) -> None:
+    problems = Problems()
+    dataset = load_dataset(ROOT / "data", problems)
+    assert dataset is not None
+    env: dict = {"shortcodes": ShortcodeContext(dataset, dataset.languages()["en"])}
+    render_body(text, Path("page.md"), 10, problems, env)
+    assert [(problem.line, problem.message) for problem in problems.items] == [
+        (9 + line, "a shortcode opens with `{{` and never closes")]
+
+
+@pytest.mark.parametrize("text", ["Braces { apart } and &amp; entities\n", "A {{ usable_memory_share }} figure\n",
+                                  "`{{ in code }}`\n"])
+def test_braces_that_open_no_shortcode_are_not_reported(text: str) -> None:
+    problems = Problems()
+    dataset = load_dataset(ROOT / "data", problems)
+    assert dataset is not None
+    render_body(text, Path("page.md"), 1, problems, {"shortcodes": ShortcodeContext(dataset, dataset.languages()["en"])})
+    assert [str(problem) for problem in problems.items] == []
