@@ -41,7 +41,8 @@ def _captions_and_row_headers(state: StateCore) -> None:
     labels: list[str] = []
     column = 0
     for index, token in enumerate(tokens):
-        if token.type != "table_open" and token.nesting == 1 and "caption" in token.attrs:
+        kind = token.type  # read once: a page's 400 tokens go through the tests below
+        if kind != "table_open" and token.attrs and token.nesting == 1 and "caption" in token.attrs:
             # A caption line above something else than a table: an editor's slip, not an attribute.
             token.attrs.pop("caption")
             if "problems" in state.env and token.map:
@@ -49,9 +50,11 @@ def _captions_and_row_headers(state: StateCore) -> None:
                     state.env.get("source", "?"), state.env.get("line", 1) + max(token.map[0] - 1, 0), 1,
                     "a `{caption=…}` line names the table right below it, but no table follows",
                     "put the caption line directly above the table's header row, or remove it")
-        if token.type == "heading_open" and index + 1 < len(tokens):
+        if kind == "inline" or token.nesting == -1 and kind != "tbody_close":
+            continue
+        if kind == "heading_open" and index + 1 < len(tokens):
             heading = _heading_text(tokens[index + 1])
-        elif token.type == "table_open":
+        elif kind == "table_open":
             written = token.attrs.pop("caption", None)
             token.meta = dict(token.meta or {})
             if written is not None and str(written).strip():
@@ -61,20 +64,20 @@ def _captions_and_row_headers(state: StateCore) -> None:
                 token.meta["caption"] = heading or state.env.get("page_title", "")
                 token.meta["caption_visible"] = False
             labels = []
-        elif token.type == "th_open" and not in_body:
+        elif kind == "th_open" and not in_body:
             labels.append(_heading_text(tokens[index + 1]))
-        elif token.type == "tbody_open":
+        elif kind == "tbody_open":
             in_body = True
-        elif token.type == "tbody_close":
+        elif kind == "tbody_close":
             in_body = False
-        elif token.type == "tr_open":
+        elif kind == "tr_open":
             first_cell = in_body
             column = 0
-        elif token.type == "td_open" and not first_cell:
+        elif kind == "td_open" and not first_cell:
             column += 1
             if column < len(labels):
                 token.attrSet("data-label", labels[column])
-        elif token.type == "td_open" and first_cell:
+        elif kind == "td_open" and first_cell:
             token.type, token.tag = "th_open", "th"
             token.attrSet("scope", "row")
             first_cell = False
