@@ -14,12 +14,16 @@ It applies only while the parser is the one it was written for: ``text`` first a
 rules and only markdown-it's own post-processing rules; a parser with other rules keeps markdown-it's
 inline rule unchanged. ``tests/markdown/test_plain_inline.py`` checks the tokens and HTML it gives
 against markdown-it's on the CommonMark spec examples, the GFM table fixtures and every page.
+
+Its ``text_join`` leaves alone the inline tokens that are one text, as most are after the shortcut.
 """
 
 from __future__ import annotations
 
+import importlib
+
 from markdown_it import MarkdownIt
-from markdown_it.rules_core import StateCore
+from markdown_it.rules_core import StateCore, text_join
 from markdown_it.rules_inline import text as text_rule
 from markdown_it.token import Token
 
@@ -62,8 +66,32 @@ def _inline_with_markup(state: StateCore) -> None:
     _inline(state, markup=True)
 
 
+#: markdown-it's own helper of ``text_join``, which joins a token list's texts (None if it has gone).
+_join_text_tokens = getattr(importlib.import_module("markdown_it.rules_core.text_join"), "_join_text_tokens", None)
+
+
+def _text_join(state: StateCore) -> None:
+    """markdown-it's ``text_join`` core rule, which leaves an inline token whose one child is a text
+    as it is: there is nothing to join (most of a page's, a table cell's or a plain line's)."""
+    assert _join_text_tokens is not None  # installed only where markdown-it has it
+    for inline_token in state.tokens:
+        if inline_token.type != "inline":
+            continue
+        children = inline_token.children or []
+        if len(children) == 1 and children[0].type == "text" and not children[0].children:
+            continue
+        for child_token in children:
+            if child_token.children:  # an image's ``alt`` is parsed into its own token tree
+                child_token.children = _join_text_tokens(child_token.children)
+        inline_token.children = _join_text_tokens(children)
+
+
 def plain_inline_plugin(md: MarkdownIt) -> None:
     """Use the shortcut in place of markdown-it's ``inline`` core rule, where it applies (last:
-    after every plugin that adds inline rules), and the one for common markup where it applies too."""
+    after every plugin that adds inline rules), and the one for common markup where it applies too;
+    and ``_text_join`` in place of markdown-it's own."""
     if applies(md):
         md.core.ruler.at("inline", _inline_with_markup if markup_inline.applies(md) else _inline)
+    if _join_text_tokens is not None and any(rule.name == "text_join" and rule.fn is text_join
+                                             for rule in md.core.ruler.__rules__):
+        md.core.ruler.at("text_join", _text_join)

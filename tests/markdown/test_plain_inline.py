@@ -85,6 +85,7 @@ def test_the_site_parser_uses_the_shortcuts() -> None:
     assert markup_inline.applies(md)
     assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "inline") is plain_inline._inline_with_markup
     assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "normalize") is parser._normalize
+    assert next(rule.fn for rule in md.core.ruler.__rules__ if rule.name == "text_join") is plain_inline._text_join
     table = next(rule for rule in md.block.ruler.__rules__ if rule.name == "table")
     stock = next(rule for rule in STOCK.block.ruler.__rules__ if rule.name == "table")
     assert table.fn is not stock.fn and table.fn.__code__ is stock.fn.__code__ and table.alt == stock.alt
