@@ -126,8 +126,8 @@ def _evaluate_rule(state: StateCore) -> None:
     base_line: int = state.env.get("line", 1)
     tokens = state.tokens
     for index, block in enumerate(tokens):
-        if block.type != "inline" or not block.children:
-            continue
+        if block.type != "inline" or not block.children or "{{" not in block.content:
+            continue  # a shortcode is written `{{ … }}` in the token's text
         first_line = base_line + (block.map[0] if block.map else 0)
         shortcodes = [child for child in block.children if child.type == "shortcode"]
         alone = (len(block.children) == 1 and shortcodes and 0 < index < len(tokens) - 1
