@@ -50,10 +50,16 @@ def french(text: str) -> str:
     """
     if _PUNCTUATION.search(text) is None:
         return text
-    text = _BEFORE_HIGH_PUNCTUATION.sub(NNBSP + r"\1", text)
-    text = _BEFORE_COLON.sub(NBSP + ":", text)
-    text = _AFTER_OPENING_GUILLEMET.sub("«" + NBSP, text)
-    return _BEFORE_CLOSING_GUILLEMET.sub(NBSP + "»", text)
+    # Each substitution only where its character is (a text has one or two of them, if any).
+    if ";" in text or "!" in text or "?" in text:
+        text = _BEFORE_HIGH_PUNCTUATION.sub(NNBSP + r"\1", text)
+    if ":" in text:
+        text = _BEFORE_COLON.sub(NBSP + ":", text)
+    if "«" in text:
+        text = _AFTER_OPENING_GUILLEMET.sub("«" + NBSP, text)
+    if "»" in text:
+        text = _BEFORE_CLOSING_GUILLEMET.sub(NBSP + "»", text)
+    return text
 
 
 def plain(text: str) -> str:

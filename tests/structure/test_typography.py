@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gpuguide.structure import typography
 from gpuguide.structure.typography import NBSP, NNBSP, TYPOGRAPHY, french, plain
 
 
@@ -69,3 +70,13 @@ def test_a_very_long_run_of_spaces_is_one_space_and_is_read_once():
     assert french("a" + " " * 20_000 + "b ?") == "a" + " " * 20_000 + f"b{NNBSP}?"  # a run before no punctuation
     assert french("« " + " " * 20_000 + "oui" + "\t" * 20_000 + "»") == f"«{NBSP}oui{NBSP}»"
     assert french(" " * 20_000 + "x") == " " * 20_000 + "x"  # no punctuation after the run: untouched
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab :;!?«»\t\n") + [NBSP, NNBSP]), max_size=40))
+def test_french_gives_what_its_four_substitutions_give_in_turn(text: str):
+    """The rule runs a substitution only where its character is: the same text as all four in turn."""
+    every = typography._BEFORE_HIGH_PUNCTUATION.sub(NNBSP + r"\1", text)
+    every = typography._BEFORE_COLON.sub(NBSP + ":", every)
+    every = typography._AFTER_OPENING_GUILLEMET.sub("«" + NBSP, every)
+    every = typography._BEFORE_CLOSING_GUILLEMET.sub(NBSP + "»", every)
+    assert french.__wrapped__(text) == every
