@@ -6,7 +6,8 @@ fenced code block starts with `` ` `` or ``~``, a block quote with ``>``, a them
 with ``[``, an HTML block with ``<``, an ATX heading with ``#``. markdown-it tries its rules in turn
 at the first line of every block, and again, as terminators, at each further line of a paragraph, a
 list or a table; each rule logs a debug message and checks the line's indentation before it looks
-at that character. A corpus page made some 390 such calls, 370 of them for nothing.
+at that character. A corpus page made some 390 such calls, 370 of them for nothing: turning
+them away here renders a corpus page about 5 % faster (``bench/README.md``).
 
 Here each of those rules, where it is markdown-it's own function, is wrapped in a test of that first
 character and called only when the character can start its block: its result is the rule's own,
