@@ -50,8 +50,8 @@ def _captions_and_row_headers(state: StateCore) -> None:
                     state.env.get("source", "?"), state.env.get("line", 1) + max(token.map[0] - 1, 0), 1,
                     "a `{caption=…}` line names the table right below it, but no table follows",
                     "put the caption line directly above the table's header row, or remove it")
-        if kind == "inline" or token.nesting == -1 and kind != "tbody_close":
-            continue
+        if kind == "inline" or (token.nesting == -1 and kind != "tbody_close"):
+            continue  # nothing below acts on them
         if kind == "heading_open" and index + 1 < len(tokens):
             heading = _heading_text(tokens[index + 1])
         elif kind == "table_open":
