@@ -13,6 +13,7 @@ import os
 import re
 import stat
 from collections.abc import Iterator
+from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -175,6 +176,10 @@ def walk_files(folder: Path, root: Path) -> Walk:
     return Walk([Path(name) for name in files], [(Path(name), reason) for name, reason in refused])
 
 
+#: A folder's entries are walked by name (the site's page order); read in C, not by a lambda per entry.
+_NAME = attrgetter("name")
+
+
 def walk_names(folder: Path, root: Path) -> tuple[list[str], list[tuple[str, str]]]:
     """``walk_files`` with paths as strings: the no-change check walks every input file before
     anything else, and a ``Path`` made of each would be most of its work."""
@@ -196,7 +201,7 @@ def walk_names(folder: Path, root: Path) -> tuple[list[str], list[tuple[str, str
         above = above | {identity}
         try:
             with os.scandir(current) as listing:
-                entries = sorted(listing, key=lambda entry: entry.name)
+                entries = sorted(listing, key=_NAME)
         except OSError as exc:
             refused.append((current, f"the folder cannot be read ({exc.strerror})"))
             return

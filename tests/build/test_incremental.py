@@ -230,6 +230,45 @@ def test_the_reads_that_changed_are_those_added_removed_or_changed():
     assert digests.changed_since(dict(digests.table)) == frozenset()
 
 
+def test_an_entry_is_kept_unless_its_key_or_one_of_its_reads_changed():
+    from gpuguide.build.page_cache import BuildCache, PageEntry
+
+    key = ("layout-digest", "body-digest", "meta-digest", None)
+    entry = PageEntry(key, (("gpus", "h100-sxm"), ("ui-en", "title")), 10, 20, None, frozenset(), "", "")
+    cache = BuildCache("global", {"en/a/index.html": entry})
+    assert cache.unchanged("en/a/index.html", key, frozenset()) is entry
+    assert cache.unchanged("en/a/index.html", key, frozenset({("gpus", "b200")})) is entry
+    assert cache.unchanged("en/a/index.html", key, frozenset({("gpus", "b200"), ("ui-en", "title")})) is None
+    assert cache.unchanged("en/a/index.html", ("layout-digest", "body-edited", "meta-digest", None), frozenset()) is None
+    assert cache.unchanged("en/b/index.html", key, frozenset()) is None
+
+
+def test_the_records_saved_are_those_of_the_build_whether_they_changed_or_not(tmp_path: Path):
+    # The records' saved list is written again as it is while they are unchanged: a change, even
+    # made in place in the dict that was loaded, must reach the file.
+    from gpuguide.build.page_cache import BuildCache
+
+    project = Project(tmp_path)
+    first = {("ui-en", "title"): "d3", ("gpus", "h100-sxm"): "d1", ("gpus", "a100"): "d2"}
+    BuildCache("key", {}, "", dict(first)).save(project)
+    loaded = BuildCache.load(project, "key")
+    assert loaded.records == first
+    loaded.save(project)  # unchanged
+    assert BuildCache.load(project, "key").records == first
+    loaded.records = {("gpus", "a100"): "d2-new"}
+    loaded.save(project)
+    again = BuildCache.load(project, "key")
+    assert again.records == {("gpus", "a100"): "d2-new"}
+    again.records[("ui-fr", "title")] = "d4"
+    again.save(project)
+    assert BuildCache.load(project, "key").records == {("gpus", "a100"): "d2-new", ("ui-fr", "title"): "d4"}
+    # Saved sorted, whichever order the build made them in: the same records, the same bytes.
+    BuildCache("key", {}, "", dict(reversed(list(first.items())))).save(project)
+    reordered = (project.cache_dir / BuildCache.FILE).read_bytes()
+    BuildCache("key", {}, "", first).save(project)
+    assert (project.cache_dir / BuildCache.FILE).read_bytes() == reordered
+
+
 def test_a_page_touched_in_site_is_rendered_again(project: Project):
     page = project.site_dir / "fr" / "gpu" / "index.html"
     page.write_text("vandalised", encoding="utf-8")
