@@ -130,14 +130,15 @@ def check_columns(library: Library, dataset: Dataset, problems: Problems) -> Non
 
 def _check_column(column: "str | ModelColumn", page: Page, path: tuple[str | int, ...], dataset: Dataset,
                   problems: Problems) -> None:
-    pos = page.front_matter.position(path)
     if isinstance(column, str):
         if column not in COLUMNS:
+            pos = page.front_matter.position(path)  # only for a problem: it may parse the YAML again
             hint = did_you_mean(column, [*COLUMNS, *MODEL_COLUMNS])
             problems.error(page.source, pos.line, pos.column, f"unknown column `{column}`",
                            hint or f"use one of: {', '.join(COLUMNS)}")
         return
     if column.id not in MODEL_COLUMNS:
+        pos = page.front_matter.position(path)
         problems.error(page.source, pos.line, pos.column, f"unknown model column `{column.id}`",
                        did_you_mean(column.id, MODEL_COLUMNS) or f"use one of: {', '.join(MODEL_COLUMNS)}")
         return

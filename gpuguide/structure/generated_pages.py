@@ -45,14 +45,15 @@ def generated_pages(pages: list[Page], dataset: Dataset, problems: Problems) -> 
             continue
         usable = True
         for key in ("title", "description"):
-            pos = pattern.front_matter.position((key,))
             try:
                 unknown = [name for name in placeholders(getattr(meta, key)) if name not in records[0][1]]
             except ValueError as exc:
+                pos = pattern.front_matter.position((key,))  # only for a problem: it may parse the YAML again
                 problems.error(pattern.source, pos.line, pos.column, f"`{key}`: {exc}", f"a `{meta.layout}` page can use {allowed}")
                 usable = False
                 continue
             if unknown:
+                pos = pattern.front_matter.position((key,))
                 problems.error(pattern.source, pos.line, pos.column, f"`{key}` has an unknown placeholder `{{{unknown[0]}}}`",
                                f"a `{meta.layout}` page can use {allowed}")
                 usable = False

@@ -33,7 +33,8 @@ from gpuguide.structure.pages import Page, PageMeta
 from gpuguide.structure.schema import validate
 from gpuguide.structure.shared_facts import share_facts
 from gpuguide.structure.project_files import FileState, file_state, folders_resolved_once, read_text, walk_files
-from gpuguide.structure.yaml_documents import FRONT_MATTER_OFFSET, DocumentCache, YamlDocument, split_front_matter
+from gpuguide.structure.yaml_documents import (FRONT_MATTER_OFFSET, DocumentCache, YamlDocument, front_matter_text,
+                                                split_front_matter)
 
 
 class ParsedSource(NamedTuple):
@@ -284,7 +285,19 @@ def _load_page(name: str, lang: str, problems: Problems, previous: ParsedSources
             parsed[name] = known._replace(state=state)
         return page
     before = len(problems.items)
-    parts = split_front_matter(text, path, problems)
+    front = front_matter_text(text, path, problems)
+    if front is None:
+        return None
+    if known is not None and front == (known.yaml, known.body_offset, known.body_line):
+        # Only the body changed (an editor's usual edit): the front matter is the one cached, which
+        # parsed and validated without a problem; its YAML is not parsed again.
+        page = _cached_page(name, lang, known, body=text[front.body_offset:])
+        if page is not None:
+            if parsed is not None and state is not None:
+                parsed[name] = known._replace(state=state, digest=text_digest, body_digest=page.body_digest,
+                                              translation_hash=page.translation_hash)
+            return page
+    parts = split_front_matter(text, path, problems, front)
     if parts is None:
         return None
     meta = validate(PageMeta, parts.front_matter, path, problems)
@@ -301,14 +314,15 @@ def _load_page(name: str, lang: str, problems: Problems, previous: ParsedSources
     return page
 
 
-def _cached_page(name: str, lang: str, known: ParsedSource) -> Page | None:
-    """The page as the content cache knows it, or None if its fields no longer validate (a
-    cache written by an older version of the schema)."""
+def _cached_page(name: str, lang: str, known: ParsedSource, body: str | None = None) -> Page | None:
+    """The page as the content cache knows it (with ``body``: its front matter only, and that body),
+    or None if its fields no longer validate (a cache written by an older version of the schema)."""
     try:
         meta = PageMeta.model_validate(known.front_matter)
     except ValidationError:
         return None
     return Page(name, lang, meta, YamlDocument(known.front_matter, None, FRONT_MATTER_OFFSET, known.yaml),
-                known.body_offset, known.body_line, known_body_digest=known.body_digest,
-                known_translation_hash=known.translation_hash, known_meta_digest=known.meta_digest,
-                known_structure_digest=known.structure_digest)
+                known.body_offset, known.body_line, known_body=body,
+                known_body_digest=known.body_digest if body is None else None,
+                known_translation_hash=known.translation_hash if body is None else None,
+                known_meta_digest=known.meta_digest, known_structure_digest=known.structure_digest)

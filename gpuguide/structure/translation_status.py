@@ -12,8 +12,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-
-import yaml
 from typing import Literal
 
 from gpuguide.structure.library import Library
@@ -133,6 +131,8 @@ def _with_stamp(text: str, digest: str) -> str:
     ---
     Body
     """
+    import yaml  # only to stamp a translation: a build does not load PyYAML for it
+
     lines = text.splitlines(keepends=True)
     end = next(index for index in range(1, len(lines)) if lines[index].strip() == "---")
     mapping = yaml.compose("".join(lines[1:end]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

@@ -104,3 +104,31 @@ def test_an_unchanged_page_linking_to_an_anchor_of_a_rerendered_page_is_checked_
     assert [(p.path, p.message) for p in failure.value.problems if p.severity == "error"] == [
         ("content/fr/index.md", "link to a missing anchor: `guides/premier-guide/#memoire-des-modeles`")]
     assert fingerprint(tiny / "site") == before
+
+
+def _build_noting_pyyaml(root: Path) -> tuple[int, bool]:
+    """``build.py`` as a command runs it, in a fresh process: its status, and whether PyYAML was loaded."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom gpuguide.commands.cli import main\n"
+            "status = main(['--root', sys.argv[1], 'build', '--no-search'])\nprint(status, 'yaml' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=300)
+    status, loaded = result.stdout.split()[-2:]
+    return int(status), loaded == "True"
+
+
+def test_a_body_edit_is_built_without_loading_pyyaml_and_a_front_matter_edit_with_it(tiny: Path):
+    # Every YAML text then comes from the caches: the data's documents, the pages' front matter.
+    page = tiny / "content" / "en" / "guides" / "first-guide.md"
+    assert _build_noting_pyyaml(tiny) == (0, True)  # the first build parses everything
+    time.sleep(0.01)
+    edit(page, "A short guide.\n", "A short guide, edited.\n")
+    assert _build_noting_pyyaml(tiny) == (0, False)
+    shown = (tiny / "site" / "en" / "guides" / "first-guide" / "index.html").read_text(encoding="utf-8")
+    assert "A short guide, edited." in shown
+    time.sleep(0.01)
+    edit(page, 'title: "First guide"', 'title: "The first guide"')
+    assert _build_noting_pyyaml(tiny) == (0, True)
+    shown = (tiny / "site" / "en" / "guides" / "first-guide" / "index.html").read_text(encoding="utf-8")
+    assert "The first guide" in shown

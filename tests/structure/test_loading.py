@@ -39,9 +39,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     parsed: list[Path] = []
     real = loading.split_front_matter
 
-    def counting(text, path, problems):
+    def counting(text, path, problems, *front):
         parsed.append(Path(path))
-        return real(text, path, problems)
+        return real(text, path, problems, *front)
 
     monkeypatch.setattr(loading, "split_front_matter", counting)
     return parsed
@@ -110,6 +110,56 @@ def test_a_file_saved_again_with_the_same_text_is_not_parsed_and_its_body_is_cur
     assert next(p for p in library.pages if p.source == path).body == "Body of alpha.\n"
     # The cache now holds the new state: the next load does not even read the file.
     assert cache.sources[str(path)].state != before
+
+
+def test_a_body_edit_keeps_the_cached_front_matter_and_takes_the_new_body(content: Path, parses: list[Path]):
+    cache = ContentCache()
+    load(content, cache)
+    path = content / "fr" / "alpha.md"
+    before = cache.sources[str(path)]
+    parses.clear()
+    later(path, "Body of alpha.", "Body of alpha, edited at length.")
+    problems = Problems(content.parent)
+    library = load_library(content, None, problems, cache)
+    page = next(p for p in library.pages if p.source == path)
+    assert parses == [] and problems.items == []
+    assert page.body == "Body of alpha, edited at length.\n" and page.meta.title == "Alpha"
+    # Its digests are the new body's, as a page parsed from this text would have them.
+    fresh = read_page(path, "fr", content, Problems(content.parent))
+    assert fresh is not None
+    assert (page.body_digest, page.translation_hash, page.meta_digest, page.structure_digest) == (
+        fresh.body_digest, fresh.translation_hash, fresh.meta_digest, fresh.structure_digest)
+    assert page.front_matter.position(("slug",)) == fresh.front_matter.position(("slug",))
+    # The cache holds the new text's state and digests, and the same front matter.
+    after = cache.sources[str(path)]
+    assert after.state != before.state and after.digest != before.digest
+    assert (after.body_digest, after.translation_hash) == (fresh.body_digest, fresh.translation_hash)
+    assert after._replace(state=before.state, digest=before.digest, body_digest=before.body_digest,
+                          translation_hash=before.translation_hash) == before
+    parses.clear()
+    assert load(content, cache)[0]["/fr/alpha/"] == "Alpha" and parses == []
+
+
+@pytest.mark.parametrize("old, new", [
+    ('title: "Alpha"', 'title: "Alpha 2"'),  # a field
+    ("slug: alpha\n", "slug: alpha\n\n"),  # the same fields, the body a line further
+    ("---\ntitle", "--- \ntitle"),  # the same YAML, the body a character further
+])
+def test_a_front_matter_edit_is_parsed_again(content: Path, parses: list[Path], old: str, new: str):
+    cache = ContentCache()
+    load(content, cache)
+    path = content / "fr" / "alpha.md"
+    parses.clear()
+    later(path, old, new)
+    problems = Problems(content.parent)
+    library = load_library(content, None, problems, cache)
+    assert parses == [path]
+    page = next(p for p in library.pages if p.source == path)
+    fresh = read_page(path, "fr", content, Problems(content.parent))
+    assert fresh is not None and problems.items == []
+    assert (page.meta, page.body, page.body_offset, page.body_line) == (
+        fresh.meta, fresh.body, fresh.body_offset, fresh.body_line)
+    assert page.front_matter.position(("layout",)) == fresh.front_matter.position(("layout",))
 
 
 def test_a_broken_file_is_reported_with_file_and_line_every_time_and_never_cached(content: Path,
