@@ -145,6 +145,7 @@ def _decode_documents(saved: Any) -> dict[str, Any]:
     return {digest: _decode_value(value) for digest, value in saved.items()}
 
 
+#: Lines before the front matter's YAML: the opening ``---``.
 FRONT_MATTER_OFFSET = 1
 
 

@@ -114,6 +114,7 @@ def _build_noting_pyyaml(root: Path) -> tuple[int, bool]:
     code = ("import sys\nfrom gpuguide.commands.cli import main\n"
             "status = main(['--root', sys.argv[1], 'build', '--no-search'])\nprint(status, 'yaml' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
     status, loaded = result.stdout.split()[-2:]
     return int(status), loaded == "True"
 
